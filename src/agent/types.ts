@@ -1,0 +1,107 @@
+/** What an agent author writes against: the definition, the executor and its context. */
+import type { AgentCapabilities, AgentExtension, AgentSkill, Message, Part, SecurityRequirement, SecurityScheme, Task, TaskState } from "../protocol/index";
+
+/** The authenticated caller. `id` scopes tasks: a caller sees only its own. */
+export interface Principal {
+  id: string;
+  /** The security scheme that authenticated the caller, when there was one. */
+  scheme?: string;
+  claims?: Readonly<Record<string, unknown>>;
+}
+
+export const ANONYMOUS: Principal = { id: "anonymous" };
+
+/** Text, or parts as they go on the wire. */
+export type Content = string | Part[];
+
+export interface ArtifactInput {
+  /** Reuse the id of an earlier chunk to append to it; minted when absent. */
+  artifactId?: string;
+  name?: string;
+  description?: string;
+  /** The content of this artifact or chunk. */
+  content: Content;
+  /** Adds `content` to the artifact with the same id instead of replacing it. */
+  append?: boolean;
+  /** Marks the final chunk. */
+  lastChunk?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * The executor's view of one run: the incoming message, the task so far and the ways to answer.
+ * Emitting is synchronous: each call stores the event and sends it to subscribers before it returns.
+ * Calls after the task reached a terminal state are ignored.
+ */
+export interface AgentContext {
+  /** The user's message that started this run. */
+  readonly message: Message;
+  /** The task as it stands (undefined until the first emission of a new task). */
+  readonly task: Readonly<Task> | undefined;
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly tenant: string;
+  readonly caller: Principal;
+  /** Media types the client accepts, when it said so. */
+  readonly acceptedOutputModes: readonly string[] | undefined;
+  /** Aborted when the task is canceled or its deadline passes. */
+  readonly signal: AbortSignal;
+
+  /** Answers with a bare Message and no task. Only as the first emission; on an existing task it completes it. */
+  reply(content: Content): void;
+  /** Sets any state, with an optional agent message. */
+  status(state: TaskState, content?: Content): void;
+  working(content?: Content): void;
+  /** Adds or extends an artifact; returns its id so later chunks can append to it. */
+  artifact(input: ArtifactInput): string;
+  complete(content?: Content): void;
+  askForInput(content: Content): void;
+  requireAuth(content: Content): void;
+  fail(content?: Content): void;
+  reject(content?: Content): void;
+  /** Builds an agent message for this task (ids and role filled in). */
+  agentMessage(content: Content): Message;
+}
+
+export type Executor = (context: AgentContext) => void | Promise<void>;
+
+/** Called when a client cancels; the run's `signal` is aborted first. The task then ends CANCELED. */
+export type CancelHandler = (context: AgentContext) => void | Promise<void>;
+
+/** The Agent Card facts an author gives; interfaces, capabilities and defaults are filled in. */
+export interface AgentCardFacts {
+  name: string;
+  description: string;
+  version: string;
+  skills: AgentSkill[];
+  provider?: { organization: string; url: string };
+  documentationUrl?: string;
+  iconUrl?: string;
+  /** Default ["text/plain"]. */
+  defaultInputModes?: string[];
+  /** Default ["text/plain"]. */
+  defaultOutputModes?: string[];
+  capabilities?: Pick<AgentCapabilities, "streaming"> & { extensions?: AgentExtension[] };
+  securitySchemes?: Record<string, SecurityScheme>;
+  securityRequirements?: SecurityRequirement[];
+}
+
+export interface AgentOptions {
+  /** Largest accepted request body in bytes (default 4 MiB); env MAX_BODY_BYTES overrides. */
+  maxBodyBytes?: number;
+  /** How long one executor run may take before the task fails (default 15 min); env EXECUTOR_TIMEOUT_MS overrides. */
+  executorTimeoutMs?: number;
+  /** The public origin used in the card (default: the request's origin); env PUBLIC_BASE_URL overrides. */
+  publicBaseUrl?: string;
+  /** Card Cache-Control max-age in seconds (default 300). */
+  cardMaxAgeSeconds?: number;
+  /** SSE keep-alive comment interval (default 15 s). */
+  heartbeatMs?: number;
+}
+
+export interface AgentDefinition {
+  card: AgentCardFacts;
+  execute: Executor;
+  cancel?: CancelHandler;
+  options?: AgentOptions;
+}

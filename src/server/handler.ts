@@ -1,0 +1,145 @@
+/**
+ * The eleven A2A operations, transport-neutral and in one place: validation, ids, blocking vs
+ * returnImmediately, capability gates, tenants and caller scoping. Bindings only translate wire formats.
+ */
+import type { AgentDefinition, Principal } from "../agent/types";
+import type { A2AEnv } from "../env";
+import {
+  A2AError, CancelTaskRequestSchema, GetExtendedAgentCardRequestSchema, GetTaskRequestSchema,
+  ListTasksRequestSchema, parseParams, SendMessageRequestSchema, SubscribeToTaskRequestSchema,
+  type Framing, type ListTasksResponse, type SendMessageResponse, type Task,
+} from "../protocol/index";
+import type { IndexQuery } from "../task/index-object";
+import { indexStub, taskStub } from "../task/names";
+import type { Outcome } from "../task/task-object";
+
+export interface CallContext {
+  env: A2AEnv;
+  definition: AgentDefinition;
+  caller: Principal;
+  /** The REST path's tenant; it wins over a tenant in the body (reference §4.11). */
+  pathTenant?: string;
+}
+
+function tenantOf(cx: CallContext, requested: string | undefined): string {
+  return cx.pathTenant ?? requested ?? "";
+}
+
+function unwrap<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  throw A2AError.fromData(outcome.error);
+}
+
+function requireStreaming(cx: CallContext): void {
+  if (cx.definition.card.capabilities?.streaming === false) {
+    throw new A2AError("UnsupportedOperation", "This agent does not support streaming (capabilities.streaming is false)");
+  }
+}
+
+function parseSend(cx: CallContext, params: unknown) {
+  const request = parseParams(SendMessageRequestSchema, params);
+  const configuration = request.configuration;
+  if (configuration?.taskPushNotificationConfig || configuration?.pushNotificationConfig) {
+    throw new A2AError("PushNotificationNotSupported", "This agent does not send push notifications");
+  }
+  const givenTaskId = request.message.taskId;
+  return {
+    request,
+    tenant: tenantOf(cx, request.tenant),
+    taskId: givenTaskId || crypto.randomUUID(),
+    isNew: !givenTaskId,
+    immediate: configuration?.returnImmediately === true || configuration?.blocking === false,
+  };
+}
+
+export async function sendMessage(cx: CallContext, params: unknown): Promise<SendMessageResponse> {
+  const send = parseSend(cx, params);
+  const input = { taskId: send.taskId, isNew: send.isNew, request: send.request, tenant: send.tenant, caller: cx.caller };
+  return unwrap(await taskStub(cx.env, send.tenant, send.taskId).sendMessage(input, send.immediate ? "immediate" : "blocking"));
+}
+
+export async function sendStreamingMessage(cx: CallContext, params: unknown, framing: Framing): Promise<ReadableStream<Uint8Array>> {
+  requireStreaming(cx);
+  const send = parseSend(cx, params);
+  const input = { taskId: send.taskId, isNew: send.isNew, request: send.request, tenant: send.tenant, caller: cx.caller };
+  return unwrap(await taskStub(cx.env, send.tenant, send.taskId).sendStreamingMessage(input, framing));
+}
+
+export async function getTask(cx: CallContext, params: unknown): Promise<Task> {
+  const request = parseParams(GetTaskRequestSchema, params);
+  const tenant = tenantOf(cx, request.tenant);
+  return unwrap(await taskStub(cx.env, tenant, request.id).getTask({ taskId: request.id, tenant, caller: cx.caller }, request.historyLength));
+}
+
+export async function cancelTask(cx: CallContext, params: unknown): Promise<Task> {
+  const request = parseParams(CancelTaskRequestSchema, params);
+  const tenant = tenantOf(cx, request.tenant);
+  return unwrap(await taskStub(cx.env, tenant, request.id).cancelTask({ taskId: request.id, tenant, caller: cx.caller }));
+}
+
+/** `lastEventId` (the SSE Last-Event-ID header) resumes right after that event instead of starting with a snapshot. */
+export async function subscribeToTask(cx: CallContext, params: unknown, framing: Framing, lastEventId: string | null): Promise<ReadableStream<Uint8Array>> {
+  requireStreaming(cx);
+  const request = parseParams(SubscribeToTaskRequestSchema, params);
+  const tenant = tenantOf(cx, request.tenant);
+  let afterSeq: number | undefined;
+  if (lastEventId !== null && lastEventId.trim() !== "") {
+    afterSeq = Number(lastEventId);
+    if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) throw new A2AError("InvalidParams", "Last-Event-ID must be an event id this server sent");
+  }
+  return unwrap(await taskStub(cx.env, tenant, request.id).subscribe({ taskId: request.id, tenant, caller: cx.caller }, afterSeq, framing));
+}
+
+export async function listTasks(cx: CallContext, params: unknown): Promise<ListTasksResponse> {
+  const request = parseParams(ListTasksRequestSchema, params);
+  const tenant = tenantOf(cx, request.tenant);
+  const pageSize = request.pageSize ?? 50;
+  const query: IndexQuery = { pageSize };
+  if (request.contextId !== undefined) query.contextId = request.contextId;
+  if (request.status !== undefined && request.status !== "TASK_STATE_UNSPECIFIED") query.state = request.status;
+  if (request.statusTimestampAfter !== undefined) query.statusTimeAfter = Date.parse(request.statusTimestampAfter);
+  if (request.pageToken) query.after = decodePageToken(request.pageToken);
+  const page = await indexStub(cx.env, tenant, cx.caller.id).list(query);
+
+  const historyLength = request.historyLength ?? 0;
+  const includeArtifacts = request.includeArtifacts === true;
+  let tasks: Task[];
+  if (includeArtifacts || historyLength > 0) {
+    // History and artifacts live with each task; fetch the page's tasks in parallel.
+    tasks = await Promise.all(page.entries.map(async (entry) => {
+      const outcome = await taskStub(cx.env, tenant, entry.taskId).getTask({ taskId: entry.taskId, tenant, caller: cx.caller }, historyLength);
+      // A task that vanished since the index was read still lists, from its summary.
+      const task = ("value" in outcome ? outcome.value : JSON.parse(entry.headJson)) as Task;
+      if (includeArtifacts) task.artifacts ??= [];
+      else delete task.artifacts;
+      return task;
+    }));
+  } else {
+    tasks = page.entries.map((entry) => JSON.parse(entry.headJson) as Task);
+  }
+  return { tasks, nextPageToken: page.next ? encodePageToken(page.next) : "", pageSize, totalSize: page.totalSize };
+}
+
+function encodePageToken(cursor: { time: number; taskId: string }): string {
+  return btoa(JSON.stringify([cursor.time, cursor.taskId])).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function decodePageToken(token: string): { time: number; taskId: string } {
+  try {
+    const [time, taskId] = JSON.parse(atob(token.replace(/-/g, "+").replace(/_/g, "/"))) as unknown[];
+    if (typeof time === "number" && typeof taskId === "string") return { time, taskId };
+  } catch {
+    // fall through to the error below
+  }
+  throw new A2AError("InvalidParams", "pageToken is not a token this server issued", undefined, [{ field: "pageToken", description: "invalid" }]);
+}
+
+/** Push configuration arrives with the push issue; until then the card says pushNotifications: false. */
+export async function pushNotConfigured(): Promise<never> {
+  throw new A2AError("PushNotificationNotSupported", "This agent does not send push notifications");
+}
+
+export async function getExtendedAgentCard(_cx: CallContext, params: unknown): Promise<never> {
+  parseParams(GetExtendedAgentCardRequestSchema, params);
+  throw new A2AError("UnsupportedOperation", "This agent has no extended agent card (capabilities.extendedAgentCard is false)");
+}

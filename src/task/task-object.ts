@@ -1,0 +1,436 @@
+/**
+ * TaskObject: one Durable Object per task, the only writer of that task. It runs the agent's executor,
+ * stores every event before anyone sees it (append = insert + apply + broadcast in one synchronous block),
+ * fans events out over SSE with `id: <seq>` and replays them after a cursor, and keeps the caller's
+ * index current. An alarm and a start-up check make sure no task stays WORKING forever.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { createAgentContext } from "../agent/context";
+import type { AgentContext, AgentDefinition, Principal } from "../agent/types";
+import { envNumber, type A2AEnv } from "../env";
+import {
+  A2AError, closesStream, isSettled, isTerminal, nowTimestamp,
+  type A2AErrorData, type Framing, type Message, type SendMessageRequest, type SendMessageResponse,
+  type StreamResponse, type Task, type TaskState,
+} from "../protocol/index";
+import type { IndexEntry } from "./index-object";
+import { indexStub } from "./names";
+import { applyEvent, withHistoryLength } from "./reducer";
+import { TaskStore, type StoredTask, type TaskOwner } from "./store";
+import { Subscribers } from "./subscribers";
+
+/** Results cross RPC as plain data: errors as A2AErrorData, never thrown. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: A2AErrorData };
+
+export interface Access {
+  taskId: string;
+  tenant: string;
+  caller: Principal;
+}
+
+export interface SendInput extends Access {
+  /** True when the worker minted taskId for a new task. */
+  isNew: boolean;
+  request: SendMessageRequest;
+}
+
+const DEFAULT_DEADLINE_MS = 15 * 60_000;
+const CANCEL_HANDLER_TIMEOUT_MS = 5_000;
+
+interface Run {
+  controller: AbortController;
+  context: AgentContext;
+  deadline: number;
+  live: boolean;
+  /** The last seq before this run: a blocking send waits for a settled state reached after it. */
+  startSeq: number;
+  /** Set when the executor answered with a bare Message: no task exists. */
+  reply?: Message;
+  release: () => void;
+}
+
+/** A new task before its first event: nothing is stored until the executor emits. */
+interface Draft extends TaskOwner {
+  id: string;
+  contextId: string;
+  message: Message;
+  metadata?: Record<string, unknown>;
+}
+
+export class TaskObjectBase extends DurableObject<A2AEnv> {
+  readonly #definition: AgentDefinition;
+  readonly #store: TaskStore;
+  readonly #subs: Subscribers;
+  #stored: StoredTask | null | undefined;
+  #draft: Draft | undefined;
+  #run: Run | undefined;
+  #turn: Promise<void> = Promise.resolve();
+  readonly #waiters = new Set<() => void>();
+  #indexDirty = false;
+  #indexFlight: Promise<void> | undefined;
+
+  constructor(ctx: DurableObjectState, env: A2AEnv, definition: AgentDefinition) {
+    super(ctx, env);
+    this.#definition = definition;
+    this.#store = new TaskStore(ctx.storage.sql);
+    this.#subs = new Subscribers({ heartbeatMs: definition.options?.heartbeatMs ?? 15_000, maxPending: 1024 });
+  }
+
+  // ---- RPC: the operations -------------------------------------------------------------------
+
+  async sendMessage(input: SendInput, wait: "blocking" | "immediate"): Promise<Outcome<SendMessageResponse>> {
+    return this.#guard(async () => {
+      const run = await this.#begin(input);
+      await this.#until(() => run.reply !== undefined || !run.live || (wait === "immediate" ? this.#stored != null : this.#settledSince(run)));
+      await this.#indexSynced();
+      if (run.reply) return { message: run.reply };
+      return { task: withHistoryLength(this.#stored!.task, input.request.configuration?.historyLength) };
+    });
+  }
+
+  async sendStreamingMessage(input: SendInput, framing: Framing): Promise<Outcome<ReadableStream<Uint8Array>>> {
+    // With a framing, #begin always opens the stream.
+    return this.#guard(async () => (await this.#begin(input, framing)).readable!);
+  }
+
+  getTask(access: Access, historyLength: number | undefined): Outcome<Task> {
+    return this.#guardSync(() => withHistoryLength(this.#access(access).task, historyLength));
+  }
+
+  async cancelTask(access: Access): Promise<Outcome<Task>> {
+    return this.#guard(async () => {
+      const stored = this.#access(access);
+      const state = stored.task.status.state;
+      if (state === "TASK_STATE_CANCELED") return withHistoryLength(stored.task, undefined);
+      if (isTerminal(state)) throw new A2AError("TaskNotCancelable", `Task is already ${state}`, { taskId: stored.task.id });
+      const run = this.#run;
+      if (run) {
+        run.controller.abort(new Error("canceled by the client"));
+        if (this.#definition.cancel) await this.#runCancelHandler(run.context);
+      }
+      if (!isTerminal(stored.task.status.state)) this.#emitStatus("TASK_STATE_CANCELED");
+      if (run) this.#endRun(run);
+      await this.#indexSynced();
+      return withHistoryLength(stored.task, undefined);
+    });
+  }
+
+  /**
+   * Without a cursor the first event is the current Task (id = the last seq it reflects); with a cursor
+   * (Last-Event-ID) the stored events after it are replayed. Either way in one synchronous block, so
+   * nothing is missed or sent twice.
+   */
+  subscribe(access: Access, afterSeq: number | undefined, framing: Framing): Outcome<ReadableStream<Uint8Array>> {
+    return this.#guardSync(() => {
+      const stored = this.#access(access);
+      const terminal = isTerminal(stored.task.status.state);
+      if (afterSeq === undefined && terminal) {
+        throw new A2AError("UnsupportedOperation", `Task is already ${stored.task.status.state}; nothing to subscribe to`, { taskId: stored.task.id });
+      }
+      const { id, readable } = this.#subs.open(framing);
+      if (afterSeq === undefined) this.#subs.send(id, stored.lastSeq, JSON.stringify({ task: stored.task }));
+      else for (const event of this.#store.eventsAfter(afterSeq)) this.#subs.send(id, event.seq, event.json);
+      if (terminal) this.#subs.close(id);
+      return readable;
+    });
+  }
+
+  /** The deadline watchdog: a run past its deadline is aborted and the task fails. */
+  override async alarm(): Promise<void> {
+    this.#load();
+    const run = this.#run;
+    if (!run) return;
+    if (Date.now() < run.deadline) return void (await this.ctx.storage.setAlarm(run.deadline));
+    run.controller.abort(new Error("deadline exceeded"));
+    const seconds = Math.round(this.#deadlineMs() / 1000);
+    this.#emitStatus("TASK_STATE_FAILED", `The agent did not finish within ${seconds} s.`);
+    this.#endRun(run);
+  }
+
+  // ---- running the executor -------------------------------------------------------------------
+
+  /** Validates the message against the task, takes this task's turn and starts the executor. */
+  async #begin(input: SendInput, framing?: Framing): Promise<Run & { readable?: ReadableStream<Uint8Array> }> {
+    const message = input.request.message;
+    if (!input.isNew) this.#checkContinuation(input);
+    const release = await this.#takeTurn();
+    try {
+      let contextId: string;
+      if (input.isNew) {
+        if (this.#load() || this.#draft) throw new A2AError("Internal", "task id collision");
+        contextId = message.contextId || crypto.randomUUID();
+        this.#draft = { id: input.taskId, contextId, message: { ...message, taskId: input.taskId, contextId }, tenant: input.tenant, owner: input.caller.id };
+        if (input.request.metadata) this.#draft.metadata = input.request.metadata;
+      } else {
+        const stored = this.#checkContinuation(input); // again: the task may have ended while we waited
+        contextId = stored.task.contextId ?? "";
+        const userMessage = { ...message, taskId: stored.task.id, contextId };
+        (stored.task.history ??= []).push(userMessage);
+        this.#store.appendHistory(userMessage);
+      }
+      let readable: ReadableStream<Uint8Array> | undefined;
+      if (framing) {
+        const sub = this.#subs.open(framing);
+        readable = sub.readable;
+        if (this.#stored) this.#subs.send(sub.id, this.#stored.lastSeq, JSON.stringify({ task: this.#stored.task }));
+      }
+      const run = this.#startRun(input, contextId, release);
+      return { ...run, readable };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  #settledSince(run: Run): boolean {
+    const stored = this.#stored;
+    return stored != null && stored.lastSeq > run.startSeq && isSettled(stored.task.status.state);
+  }
+
+  #checkContinuation(input: SendInput): StoredTask {
+    const stored = this.#access(input);
+    const given = input.request.message.contextId;
+    if (given && stored.task.contextId && given !== stored.task.contextId) {
+      throw new A2AError("InvalidParams", "message.contextId does not match the task's contextId", { taskId: stored.task.id });
+    }
+    if (isTerminal(stored.task.status.state)) {
+      throw new A2AError("UnsupportedOperation", `Task is ${stored.task.status.state}; a terminal task accepts no more messages`, { taskId: stored.task.id });
+    }
+    return stored;
+  }
+
+  #startRun(input: SendInput, contextId: string, release: () => void): Run {
+    const controller = new AbortController();
+    const self = this;
+    const host = {
+      get task(): Task | undefined { return self.#stored?.task; },
+      get live(): boolean { return run.live; },
+      emit: (event: StreamResponse) => { this.#ensureCreated(); this.#append(event); },
+      reply: (message: Message) => {
+        run.reply = message;
+        this.#draft = undefined;
+        this.#subs.broadcast(undefined, JSON.stringify({ message }));
+        this.#subs.closeAll();
+        this.#notify();
+      },
+    };
+    const context = createAgentContext(host, {
+      message: input.request.message,
+      taskId: input.taskId,
+      contextId,
+      tenant: input.tenant,
+      caller: input.caller,
+      acceptedOutputModes: input.request.configuration?.acceptedOutputModes,
+      signal: controller.signal,
+    });
+    const run: Run = { controller, context, deadline: Date.now() + this.#deadlineMs(), live: true, startSeq: this.#stored?.lastSeq ?? 0, release };
+    this.#run = run;
+    void this.ctx.storage.setAlarm(run.deadline);
+    void this.#execute(run);
+    return run;
+  }
+
+  async #execute(run: Run): Promise<void> {
+    let failed = false;
+    try {
+      await this.#definition.execute(run.context);
+    } catch (error) {
+      failed = true;
+      console.error(`executor failed for task ${run.context.taskId}:`, error);
+    }
+    if (!run.live || run.reply) return this.#endRun(run);
+    this.#ensureCreated();
+    // Returning means done: an unsettled task completes, or fails if the executor threw.
+    if (!isSettled(this.#stored!.task.status.state)) {
+      if (failed) this.#emitStatus("TASK_STATE_FAILED", "The agent failed while working on this task.");
+      else this.#emitStatus("TASK_STATE_COMPLETED");
+    }
+    this.#endRun(run);
+  }
+
+  #endRun(run: Run): void {
+    if (!run.live) return;
+    run.live = false;
+    if (this.#run === run) {
+      this.#run = undefined;
+      void this.ctx.storage.deleteAlarm();
+    }
+    run.release();
+    this.#notify();
+  }
+
+  async #runCancelHandler(context: AgentContext): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    try {
+      await Promise.race([
+        Promise.resolve(this.#definition.cancel!(context)),
+        new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_HANDLER_TIMEOUT_MS))),
+      ]);
+    } catch (error) {
+      console.error(`cancel handler failed for task ${context.taskId}:`, error);
+    } finally {
+      if (timer !== null) clearTimeout(timer);
+    }
+  }
+
+  // ---- storing and broadcasting ----------------------------------------------------------------
+
+  /** The first task event creates the task: its SUBMITTED snapshot is event 1. */
+  #ensureCreated(): void {
+    const draft = this.#draft;
+    if (this.#stored || !draft) return;
+    this.#draft = undefined;
+    const task: Task = { id: draft.id, contextId: draft.contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: nowTimestamp() }, history: [draft.message] };
+    if (draft.metadata) task.metadata = draft.metadata;
+    this.#store.create(task, draft, Date.now());
+    const json = JSON.stringify({ task });
+    const seq = this.#store.appendEvent(json);
+    this.#stored = { task, tenant: draft.tenant, owner: draft.owner, lastSeq: seq, createdAt: Date.now() };
+    this.#subs.broadcast(seq, json);
+    this.#scheduleIndexSync();
+    this.#notify();
+  }
+
+  /** Store, apply, broadcast: one synchronous block, so order is total and nothing is seen unstored. */
+  #append(event: StreamResponse): void {
+    const stored = this.#stored;
+    if (!stored || isTerminal(stored.task.status.state)) return;
+    const json = JSON.stringify(event);
+    const seq = this.#store.appendEvent(json);
+    this.#store.persist(stored.task, applyEvent(stored.task, event));
+    stored.lastSeq = seq;
+    this.#subs.broadcast(seq, json);
+    if ("statusUpdate" in event) {
+      if (closesStream(event.statusUpdate.status.state)) this.#subs.closeAll();
+      this.#scheduleIndexSync();
+    }
+    this.#notify();
+  }
+
+  #emitStatus(state: TaskState, text?: string): void {
+    const task = this.#stored?.task;
+    if (!task) return;
+    const status: Task["status"] = { state, timestamp: nowTimestamp() };
+    if (text) status.message = { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: [{ text }], taskId: task.id, contextId: task.contextId ?? "" };
+    this.#append({ statusUpdate: { taskId: task.id, contextId: task.contextId ?? "", status } });
+  }
+
+  // ---- state, access and plumbing ------------------------------------------------------------
+
+  /** Loads the task once per instance. A fresh instance runs no executor, so an active task's run has died. */
+  #load(): StoredTask | null {
+    if (this.#stored !== undefined) return this.#stored;
+    this.#stored = this.#store.load();
+    const state = this.#stored?.task.status.state;
+    if (state === "TASK_STATE_SUBMITTED" || state === "TASK_STATE_WORKING") {
+      this.#emitStatus("TASK_STATE_FAILED", "The agent stopped unexpectedly (the runtime restarted) before finishing this task.");
+    }
+    return this.#stored;
+  }
+
+  /** Another tenant's or caller's task is indistinguishable from a missing one. */
+  #access(access: Access): StoredTask {
+    const stored = this.#load();
+    if (!stored || stored.tenant !== access.tenant || stored.owner !== access.caller.id) {
+      throw new A2AError("TaskNotFound", `Task ${access.taskId} not found`, { taskId: access.taskId });
+    }
+    return stored;
+  }
+
+  #deadlineMs(): number {
+    return envNumber(this.env.EXECUTOR_TIMEOUT_MS, this.#definition.options?.executorTimeoutMs ?? DEFAULT_DEADLINE_MS);
+  }
+
+  /** Executor runs of one task happen one at a time, in arrival order. */
+  async #takeTurn(): Promise<() => void> {
+    const previous = this.#turn;
+    let release!: () => void;
+    this.#turn = new Promise((resolve) => (release = resolve));
+    await previous;
+    return release;
+  }
+
+  #until(done: () => boolean): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!done()) return;
+        this.#waiters.delete(check);
+        resolve();
+      };
+      this.#waiters.add(check);
+    });
+  }
+
+  #notify(): void {
+    for (const check of [...this.#waiters]) check();
+  }
+
+  #scheduleIndexSync(): void {
+    this.#indexDirty = true;
+    this.#indexFlight ??= this.#flushIndex();
+  }
+
+  /** Resolves once the index reflects every change made so far. */
+  #indexSynced(): Promise<void> {
+    return this.#indexFlight ?? Promise.resolve();
+  }
+
+  async #flushIndex(): Promise<void> {
+    try {
+      for (let attempt = 0; this.#indexDirty && attempt < 5; ) {
+        this.#indexDirty = false;
+        const stored = this.#stored;
+        if (!stored) break;
+        const { history: _h, artifacts: _a, ...head } = stored.task;
+        const entry: IndexEntry = {
+          taskId: stored.task.id, contextId: stored.task.contextId ?? "", state: stored.task.status.state,
+          statusTime: Date.parse(stored.task.status.timestamp ?? "") || stored.createdAt, seq: stored.lastSeq,
+          headJson: JSON.stringify(head),
+        };
+        try {
+          await indexStub(this.env, stored.tenant, stored.owner).upsert(entry);
+          attempt = 0;
+        } catch (error) {
+          console.error(`index update failed for task ${stored.task.id}:`, error);
+          this.#indexDirty = true;
+          attempt++;
+          await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+        }
+      }
+    } finally {
+      this.#indexFlight = undefined;
+    }
+  }
+
+  async #guard<T>(body: () => Promise<T>): Promise<Outcome<T>> {
+    try {
+      return { ok: true, value: await body() };
+    } catch (error) {
+      return { ok: false, error: toErrorData(error) };
+    }
+  }
+
+  #guardSync<T>(body: () => T): Outcome<T> {
+    try {
+      return { ok: true, value: body() };
+    } catch (error) {
+      return { ok: false, error: toErrorData(error) };
+    }
+  }
+}
+
+function toErrorData(error: unknown): A2AErrorData {
+  if (error instanceof A2AError) return error.toData();
+  console.error("task object error:", error);
+  return { type: "Internal" };
+}
+
+/** The TaskObject class for one agent definition; export it from the Worker's main module. */
+export function taskObjectClass(definition: AgentDefinition) {
+  return class TaskObject extends TaskObjectBase {
+    constructor(ctx: DurableObjectState, env: A2AEnv) {
+      super(ctx, env, definition);
+    }
+  };
+}
