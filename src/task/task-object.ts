@@ -42,6 +42,8 @@ interface Run {
   context: AgentContext;
   deadline: number;
   live: boolean;
+  /** Set once cancel or the deadline took over: the executor's emissions and its return are ignored. */
+  stopping: boolean;
   /** The last seq before this run: a blocking send waits for a settled state reached after it. */
   startSeq: number;
   /** Set when the executor answered with a bare Message: no task exists. */
@@ -105,6 +107,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       if (isTerminal(state)) throw new A2AError("TaskNotCancelable", `Task is already ${state}`, { taskId: stored.task.id });
       const run = this.#run;
       if (run) {
+        run.stopping = true;
         run.controller.abort(new Error("canceled by the client"));
         if (this.#definition.cancel) await this.#runCancelHandler(run.context);
       }
@@ -141,6 +144,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const run = this.#run;
     if (!run) return;
     if (Date.now() < run.deadline) return void (await this.ctx.storage.setAlarm(run.deadline));
+    run.stopping = true;
     run.controller.abort(new Error("deadline exceeded"));
     const seconds = Math.round(this.#deadlineMs() / 1000);
     this.#emitStatus("TASK_STATE_FAILED", `The agent did not finish within ${seconds} s.`);
@@ -204,7 +208,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const self = this;
     const host = {
       get task(): Task | undefined { return self.#stored?.task; },
-      get live(): boolean { return run.live; },
+      get live(): boolean { return run.live && !run.stopping; },
       emit: (event: StreamResponse) => { this.#ensureCreated(); this.#append(event); },
       reply: (message: Message) => {
         run.reply = message;
@@ -223,7 +227,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       acceptedOutputModes: input.request.configuration?.acceptedOutputModes,
       signal: controller.signal,
     });
-    const run: Run = { controller, context, deadline: Date.now() + this.#deadlineMs(), live: true, startSeq: this.#stored?.lastSeq ?? 0, release };
+    const run: Run = { controller, context, deadline: Date.now() + this.#deadlineMs(), live: true, stopping: false, startSeq: this.#stored?.lastSeq ?? 0, release };
     this.#run = run;
     void this.ctx.storage.setAlarm(run.deadline);
     void this.#execute(run);
@@ -238,7 +242,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       failed = true;
       console.error(`executor failed for task ${run.context.taskId}:`, error);
     }
-    if (!run.live || run.reply) return this.#endRun(run);
+    if (!run.live || run.stopping || run.reply) return run.stopping ? undefined : this.#endRun(run);
     this.#ensureCreated();
     // Returning means done: an unsettled task completes, or fails if the executor threw.
     if (!isSettled(this.#stored!.task.status.state)) {
