@@ -42,12 +42,15 @@ export function applyEvent(task: Task, event: StreamResponse): TaskChange {
   return { kind: "message", message: event.message };
 }
 
-/** A copy of the task with at most the last `historyLength` messages (unset = all, 0 = none). */
+/**
+ * A copy of the task with at most the last `historyLength` messages (unset = all, 0 = none). The arrays
+ * are copied, so the copy stays as it is while the task goes on (events replace items, never edit them).
+ */
 export function withHistoryLength(task: Task, historyLength: number | undefined, includeArtifacts = true): Task {
   const out: Task = { id: task.id, contextId: task.contextId, status: task.status };
-  if (includeArtifacts && task.artifacts?.length) out.artifacts = task.artifacts;
+  if (includeArtifacts && task.artifacts?.length) out.artifacts = task.artifacts.slice();
   if (task.history?.length && historyLength !== 0) {
-    out.history = historyLength === undefined ? task.history : task.history.slice(-historyLength);
+    out.history = historyLength === undefined ? task.history.slice() : task.history.slice(-historyLength);
   }
   if (task.metadata) out.metadata = task.metadata;
   return out;

@@ -12,6 +12,7 @@ interface Subscriber {
   writer: WritableStreamDefaultWriter<Uint8Array>;
   framing: Framing;
   pending: number;
+  endsAtInterrupt: boolean;
 }
 
 export interface SubscriberLimits {
@@ -35,10 +36,10 @@ export class Subscribers {
   }
 
   /** A new subscriber; the caller writes its replay with `send` before any other event can run. */
-  open(framing: Framing): { id: number; readable: ReadableStream<Uint8Array> } {
+  open(framing: Framing, options: { endsAtInterrupt?: boolean } = {}): { id: number; readable: ReadableStream<Uint8Array> } {
     const { readable, writable } = new IdentityTransformStream();
     const id = this.#nextId++;
-    this.#subs.set(id, { writer: writable.getWriter(), framing, pending: 0 });
+    this.#subs.set(id, { writer: writable.getWriter(), framing, pending: 0, endsAtInterrupt: options.endsAtInterrupt ?? false });
     this.#heartbeat ??= setInterval(() => this.#writeAll(KEEPALIVE), this.#limits.heartbeatMs);
     return { id, readable };
   }
@@ -76,6 +77,11 @@ export class Subscribers {
     this.#subs.delete(id);
     sub.writer.close().catch(() => {});
     this.#stopHeartbeatIfIdle();
+  }
+
+  /** Ends the streams that end at an interrupted state (INPUT_REQUIRED). */
+  closeInterruptible(): void {
+    for (const [id, sub] of [...this.#subs]) if (sub.endsAtInterrupt) this.close(id);
   }
 
   closeAll(): void {

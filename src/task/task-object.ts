@@ -82,17 +82,24 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
 
   async sendMessage(input: SendInput, wait: "blocking" | "immediate"): Promise<Outcome<SendMessageResponse>> {
     return this.#guard(async () => {
-      const run = await this.#begin(input);
-      await this.#until(() => run.reply !== undefined || !run.live || (wait === "immediate" ? this.#stored != null : this.#settledSince(run)));
+      const historyLength = input.request.configuration?.historyLength;
+      const run = await this.#begin(input, { createAtOnce: wait === "immediate" });
+      // The answer is taken at the moment the wait ends, before any later run can change the task.
+      const result = await this.#until((): SendMessageResponse | undefined => {
+        if (run.reply) return { message: run.reply };
+        const stored = this.#stored;
+        if (!stored) return undefined;
+        const ready = wait === "immediate" || !run.live || (stored.lastSeq > run.startSeq && isSettled(stored.task.status.state));
+        return ready ? { task: withHistoryLength(stored.task, historyLength) } : undefined;
+      });
       await this.#indexSynced();
-      if (run.reply) return { message: run.reply };
-      return { task: withHistoryLength(this.#stored!.task, input.request.configuration?.historyLength) };
+      return result;
     });
   }
 
   async sendStreamingMessage(input: SendInput, framing: Framing): Promise<Outcome<ReadableStream<Uint8Array>>> {
     // With a framing, #begin always opens the stream.
-    return this.#guard(async () => (await this.#begin(input, framing)).readable!);
+    return this.#guard(async () => (await this.#begin(input, { framing })).readable!);
   }
 
   getTask(access: Access, historyLength: number | undefined): Outcome<Task> {
@@ -154,7 +161,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   // ---- running the executor -------------------------------------------------------------------
 
   /** Validates the message against the task, takes this task's turn and starts the executor. */
-  async #begin(input: SendInput, framing?: Framing): Promise<Run & { readable?: ReadableStream<Uint8Array> }> {
+  async #begin(input: SendInput, how: { framing?: Framing; createAtOnce?: boolean }): Promise<Run & { readable?: ReadableStream<Uint8Array> }> {
     const message = input.request.message;
     if (!input.isNew) this.#checkContinuation(input);
     const release = await this.#takeTurn();
@@ -173,12 +180,15 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
         this.#store.appendHistory(userMessage);
       }
       let readable: ReadableStream<Uint8Array> | undefined;
-      if (framing) {
-        const sub = this.#subs.open(framing);
+      if (how.framing) {
+        // A send stream ends at INPUT_REQUIRED (the client answers with a new send); subscriptions follow to the end.
+        const sub = this.#subs.open(how.framing, { endsAtInterrupt: true });
         readable = sub.readable;
         if (this.#stored) this.#subs.send(sub.id, this.#stored.lastSeq, JSON.stringify({ task: this.#stored.task }));
       }
       const run = this.#startRun(input, contextId, release);
+      // returnImmediately needs a task now: the executor had its synchronous turn to reply with a Message.
+      if (how.createAtOnce && !run.reply && run.live) this.#ensureCreated();
       return { ...run, readable };
     } catch (error) {
       release();
@@ -305,13 +315,16 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     stored.lastSeq = seq;
     this.#subs.broadcast(seq, json);
     if ("statusUpdate" in event) {
-      if (closesStream(event.statusUpdate.status.state)) this.#subs.closeAll();
+      const state = event.statusUpdate.status.state;
+      if (isTerminal(state)) this.#subs.closeAll();
+      else if (closesStream(state)) this.#subs.closeInterruptible();
       this.#scheduleIndexSync();
     }
     this.#notify();
   }
 
   #emitStatus(state: TaskState, text?: string): void {
+    this.#ensureCreated();
     const task = this.#stored?.task;
     if (!task) return;
     const status: Task["status"] = { state, timestamp: nowTimestamp() };
@@ -354,13 +367,16 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     return release;
   }
 
-  #until(done: () => boolean): Promise<void> {
-    if (done()) return Promise.resolve();
+  /** Resolves with the probe's first defined value, computed right when an event made it so. */
+  #until<T>(probe: () => T | undefined): Promise<T> {
+    const now = probe();
+    if (now !== undefined) return Promise.resolve(now);
     return new Promise((resolve) => {
       const check = () => {
-        if (!done()) return;
+        const value = probe();
+        if (value === undefined) return;
         this.#waiters.delete(check);
-        resolve();
+        resolve(value);
       };
       this.#waiters.add(check);
     });

@@ -252,6 +252,15 @@ describe.each(BINDINGS)("operations over %s", (binding) => {
       expect(final.artifacts[0].parts.map((p: any) => p.text).join("")).toBe("c0;c1;c2;c3;c4;");
     });
 
+    it("a subscription stays open through INPUT_REQUIRED and follows the task to its end", async () => {
+      const { task } = await ok(binding, "SendMessage", { message: userMessage(uid("test-converse"), "one") });
+      const stream = openStream(binding, "SubscribeToTask", { id: task.id }).then((r) => readEvents(r));
+      await new Promise((r) => setTimeout(r, 50));
+      await ok(binding, "SendMessage", { message: userMessage(uid("test-converse"), "two", { taskId: task.id }) });
+      await ok(binding, "SendMessage", { message: userMessage(uid("test-converse"), "done", { taskId: task.id }) });
+      expect(shapeOf(await stream)).toEqual(["task:INPUT_REQUIRED", "status:INPUT_REQUIRED", "status:COMPLETED"]);
+    });
+
     it("refuses to subscribe to a terminal task, or to an unknown one", async () => {
       const { task } = await ok(binding, "SendMessage", { message: userMessage(uid("tck-complete-task")) });
       const terminal = await openStream(binding, "SubscribeToTask", { id: task.id });
