@@ -28,9 +28,10 @@ export const ERRORS = {
   MethodNotFound: { code: -32601, http: 404, status: "NOT_FOUND", reason: "METHOD_NOT_FOUND", message: "Method not found" },
   InvalidParams: { code: -32602, http: 400, status: "INVALID_ARGUMENT", reason: "INVALID_PARAMS", message: "Invalid parameters" },
   Internal: { code: -32603, http: 500, status: "INTERNAL", reason: "INTERNAL_ERROR", message: "Internal error" },
-  // HTTP-level refusals; over JSON-RPC they are Invalid Request (-32600).
+  // HTTP-level refusals.
   PayloadTooLarge: { code: -32600, http: 413, status: "INVALID_ARGUMENT", reason: "PAYLOAD_TOO_LARGE", message: "Request body is too large" },
-  UnsupportedMediaType: { code: -32600, http: 415, status: "INVALID_ARGUMENT", reason: "UNSUPPORTED_MEDIA_TYPE", message: "Content-Type must be application/json or application/a2a+json" },
+  // The conformance kit expects -32005 for a JSON-RPC body that is not JSON; REST says 415.
+  UnsupportedMediaType: { code: -32005, http: 415, status: "INVALID_ARGUMENT", reason: "CONTENT_TYPE_NOT_SUPPORTED", message: "Content-Type must be application/json or application/a2a+json" },
   MethodNotAllowed: { code: -32601, http: 405, status: "UNIMPLEMENTED", reason: "METHOD_NOT_ALLOWED", message: "HTTP method not allowed on this path" },
 } as const satisfies Record<string, ErrorSpec>;
 

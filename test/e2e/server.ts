@@ -43,6 +43,8 @@ export interface RunningServer {
 }
 
 const LOG_LIMIT = 400; // lines kept
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 const live = new Set<ChildProcess>();
 
 // If the test process goes away without afterAll (crash, Ctrl-C), do not leave workerd behind.
@@ -111,7 +113,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let partial = "";
   let reloads = 0;
   const record = (chunk: Buffer) => {
-    const text = partial + chunk.toString("utf8");
+    const text = partial + chunk.toString("utf8").replace(ANSI, "");
     const parts = text.split("\n");
     partial = parts.pop() ?? "";
     for (const line of parts) {

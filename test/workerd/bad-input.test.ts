@@ -31,7 +31,7 @@ const JSONRPC_CASES: [name: string, send: () => Promise<Response>, expected: Exp
   ["unknown task", () => rpc(JSON.stringify({ jsonrpc: "2.0", id: 10, method: "GetTask", params: { id: crypto.randomUUID() } })), { code: -32001, reason: "TASK_NOT_FOUND", id: 10 }],
   ["missing A2A-Version (means 0.3)", () => rpc(JSON.stringify({ jsonrpc: "2.0", id: 11, method: "GetTask", params: { id: "x" } }), { "content-type": "application/json" }), { code: -32009, reason: "VERSION_NOT_SUPPORTED", id: 11 }],
   ["A2A-Version 2.0", () => rpc(JSON.stringify({ jsonrpc: "2.0", id: 12, method: "GetTask", params: { id: "x" } }), { "content-type": "application/json", "a2a-version": "2.0" }), { code: -32009, reason: "VERSION_NOT_SUPPORTED", id: 12 }],
-  ["wrong content type", () => rpc(JSON.stringify({ jsonrpc: "2.0", id: 13, method: "GetTask", params: { id: "x" } }), { ...V1, "content-type": "text/plain" }), { code: -32600, reason: "UNSUPPORTED_MEDIA_TYPE", id: null }],
+  ["wrong content type", () => rpc(JSON.stringify({ jsonrpc: "2.0", id: 13, method: "GetTask", params: { id: "x" } }), { ...V1, "content-type": "text/plain" }), { code: -32005, reason: "CONTENT_TYPE_NOT_SUPPORTED", id: null }],
   ["oversize body", () => rpc(JSON.stringify({ jsonrpc: "2.0", id: 14, method: "SendMessage", params: JSON.parse(big(70_000)) })), { code: -32600, reason: "PAYLOAD_TOO_LARGE", id: null }],
 ];
 
@@ -75,7 +75,7 @@ const REST_CASES: [name: string, path: string, init: RequestInit, status: number
   ["malformed JSON", "/message:send", { method: "POST", body: "{oops", headers: JSON_HEADERS }, 400, "PARSE_ERROR"],
   ["missing message", "/message:send", { method: "POST", body: "{}", headers: JSON_HEADERS }, 400, "INVALID_PARAMS"],
   ["body not an object", "/message:send", { method: "POST", body: "[1]", headers: JSON_HEADERS }, 400, "INVALID_PARAMS"],
-  ["wrong content type", "/message:send", { method: "POST", body: "hello", headers: { ...V1, "content-type": "text/plain" } }, 415, "UNSUPPORTED_MEDIA_TYPE"],
+  ["wrong content type", "/message:send", { method: "POST", body: "hello", headers: { ...V1, "content-type": "text/plain" } }, 415, "CONTENT_TYPE_NOT_SUPPORTED"],
   ["oversize body", "/message:send", { method: "POST", body: big(70_000), headers: JSON_HEADERS }, 413, "PAYLOAD_TOO_LARGE"],
   ["missing A2A-Version", "/tasks/x", { method: "GET" }, 400, "VERSION_NOT_SUPPORTED"],
   ["unknown task", "/tasks/00000000-0000-0000-0000-000000000000", { method: "GET", headers: V1 }, 404, "TASK_NOT_FOUND"],
