@@ -193,9 +193,7 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("official @a2a-js/sdk client ov
   });
 
   it("SendMessage with returnImmediately answers in progress, GetTask polling then sees COMPLETED", async () => {
-    const started = Date.now();
     const task = asTask(await client.sendMessage(sendRequest(uid("tck-delayed-complete"), { returnImmediately: true })));
-    expect(Date.now() - started).toBeLessThan(1_400); // the agent needs 1.5 s to finish
     expect(["TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"]).toContain(TaskState[task.status!.state]);
     const done = await pollUntil(client, task.id, TaskState.TASK_STATE_COMPLETED);
     expect(done.id).toBe(task.id);
