@@ -103,21 +103,23 @@ export async function listTasks(cx: CallContext, params: unknown): Promise<ListT
 
   const historyLength = request.historyLength ?? 0;
   const includeArtifacts = request.includeArtifacts === true;
-  let tasks: Task[];
-  if (includeArtifacts || historyLength > 0) {
-    // History and artifacts live with each task; fetch the page's tasks in parallel.
-    tasks = await Promise.all(page.entries.map(async (entry) => {
-      const outcome = await taskStub(cx.env, tenant, entry.taskId).getTask({ taskId: entry.taskId, tenant, caller: cx.caller }, historyLength);
-      // A task that vanished since the index was read still lists, from its summary.
-      const task = ("value" in outcome ? outcome.value : JSON.parse(entry.headJson)) as Task;
-      if (includeArtifacts) task.artifacts ??= [];
-      else delete task.artifacts;
-      return task;
-    }));
-  } else {
-    tasks = page.entries.map((entry) => JSON.parse(entry.headJson) as Task);
-  }
+  const fullTasks = includeArtifacts || historyLength > 0;
+  const tasks = await Promise.all(page.entries.map(async (entry) => {
+    const head = JSON.parse(entry.headJson) as Task;
+    // History and artifacts live with each task. A task the index shows running is asked too: only its
+    // object knows whether its run died in a restart (it then fails it), so the list never shows it stuck.
+    if (!fullTasks && !isActive(head)) return head;
+    const outcome = await taskStub(cx.env, tenant, entry.taskId).getTask({ taskId: entry.taskId, tenant, caller: cx.caller }, historyLength);
+    const task = ("value" in outcome ? outcome.value : head) as Task;
+    if (includeArtifacts) task.artifacts ??= [];
+    else delete task.artifacts;
+    return task;
+  }));
   return { tasks, nextPageToken: page.next ? encodePageToken(page.next) : "", pageSize, totalSize: page.totalSize };
+}
+
+function isActive(task: Task): boolean {
+  return task.status.state === "TASK_STATE_SUBMITTED" || task.status.state === "TASK_STATE_WORKING";
 }
 
 function encodePageToken(cursor: { time: number; taskId: string }): string {

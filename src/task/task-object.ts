@@ -35,6 +35,8 @@ export interface SendInput extends Access {
 }
 
 const DEFAULT_DEADLINE_MS = 15 * 60_000;
+/** While a run is active the alarm also ticks this often, so a run lost to a restart is failed soon even if nobody looks. */
+const WATCHDOG_MS = 60_000;
 const CANCEL_HANDLER_TIMEOUT_MS = 5_000;
 
 interface Run {
@@ -145,12 +147,15 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     });
   }
 
-  /** The deadline watchdog: a run past its deadline is aborted and the task fails. */
+  /**
+   * The watchdog: in a fresh instance (after a restart) #load fails a task whose run died; a run past its
+   * deadline is aborted and the task fails; otherwise it re-arms.
+   */
   override async alarm(): Promise<void> {
     this.#load();
     const run = this.#run;
     if (!run) return;
-    if (Date.now() < run.deadline) return void (await this.ctx.storage.setAlarm(run.deadline));
+    if (Date.now() < run.deadline) return void (await this.ctx.storage.setAlarm(nextWatch(run.deadline)));
     run.stopping = true;
     run.controller.abort(new Error("deadline exceeded"));
     const seconds = Math.round(this.#deadlineMs() / 1000);
@@ -239,7 +244,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     });
     const run: Run = { controller, context, deadline: Date.now() + this.#deadlineMs(), live: true, stopping: false, startSeq: this.#stored?.lastSeq ?? 0, release };
     this.#run = run;
-    void this.ctx.storage.setAlarm(run.deadline);
+    void this.ctx.storage.setAlarm(nextWatch(run.deadline));
     void this.#execute(run);
     return run;
   }
@@ -438,6 +443,10 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       return { ok: false, error: toErrorData(error) };
     }
   }
+}
+
+function nextWatch(deadline: number): number {
+  return Math.min(deadline, Date.now() + WATCHDOG_MS);
 }
 
 function toErrorData(error: unknown): A2AErrorData {

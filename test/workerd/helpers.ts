@@ -17,7 +17,7 @@ export interface CallError {
 export type CallResult<T = Record<string, any>> = { result: T; error?: undefined } | { result?: undefined; error: CallError };
 
 export function fetchWorker(path: string, init?: RequestInit): Promise<Response> {
-  return exports.default.fetch(new Request(BASE + path, init));
+  return (exports as unknown as { default: Fetcher }).default.fetch(new Request(BASE + path, init));
 }
 
 export const uid = (prefix: string) => `${prefix}-${crypto.randomUUID()}`;
