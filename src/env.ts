@@ -1,5 +1,6 @@
 /** The bindings and variables a2a-edge reads; wrangler.toml declares them. */
 import type { TaskIndexObject } from "./task/index-object";
+import type { PushPointer } from "./task/push-outbox";
 import type { TaskObjectBase } from "./task/task-object";
 
 export interface A2AEnv {
@@ -8,6 +9,21 @@ export interface A2AEnv {
   PUBLIC_BASE_URL?: string;
   MAX_BODY_BYTES?: string;
   EXECUTOR_TIMEOUT_MS?: string;
+  /** Push delivery: the queue producer, and the private JWK that signs notifications. */
+  PUSH_QUEUE?: Queue<PushPointer>;
+  PUSH_SIGNING_JWK?: string;
+  /** The key before the last rotation: still published in the JWKS. */
+  PUSH_SIGNING_JWK_PREVIOUS?: string;
+  /** "true" allows http and loopback webhooks. Local testing and the conformance kit only — never in production. */
+  ALLOW_INSECURE_WEBHOOKS?: string;
+  PUSH_MAX_ATTEMPTS?: string;
+  PUSH_RETRY_BASE_SECONDS?: string;
+  MAX_PUSH_CONFIGS_PER_TASK?: string;
+}
+
+/** Push is on when the queue is bound and a signing key is set. */
+export function pushEnabled(env: A2AEnv): boolean {
+  return env.PUSH_QUEUE !== undefined && Boolean(env.PUSH_SIGNING_JWK);
 }
 
 /** A positive integer from an env var, else the fallback. */

@@ -68,5 +68,5 @@ export const conformanceCard = {
 
 const agent = defineAgent({ card: conformanceCard, execute: conformanceExecutor });
 
-export default { fetch: agent.fetch };
+export default { fetch: agent.fetch, queue: agent.queue };
 export const { TaskObject, TaskIndex } = agent;

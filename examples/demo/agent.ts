@@ -60,5 +60,5 @@ const agent = defineAgent({
   },
 });
 
-export default { fetch: agent.fetch };
+export default { fetch: agent.fetch, queue: agent.queue };
 export const { TaskObject, TaskIndex } = agent;

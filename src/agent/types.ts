@@ -97,6 +97,14 @@ export interface AgentOptions {
   cardMaxAgeSeconds?: number;
   /** SSE keep-alive comment interval (default 15 s). */
   heartbeatMs?: number;
+  /** Which events are pushed: "all" status and artifact updates (default) or only "final" and interrupted states. */
+  pushEvents?: "all" | "final";
+  /** Push configs one task may have (default 10); env MAX_PUSH_CONFIGS_PER_TASK overrides. */
+  maxPushConfigsPerTask?: number;
+  /** Delivery attempts per notification before it is given up (default 8); env PUSH_MAX_ATTEMPTS overrides. */
+  pushMaxAttempts?: number;
+  /** The dead-letter queue's name (default "a2a-push-dlq"): its messages are recorded as given up. */
+  pushDeadLetterQueue?: string;
 }
 
 export interface AgentDefinition {

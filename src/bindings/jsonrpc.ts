@@ -13,10 +13,12 @@ const UNARY: Record<string, Unary> = {
   GetTask: ops.getTask,
   ListTasks: ops.listTasks,
   CancelTask: ops.cancelTask,
-  CreateTaskPushNotificationConfig: ops.pushNotConfigured,
-  GetTaskPushNotificationConfig: ops.pushNotConfigured,
-  ListTaskPushNotificationConfigs: ops.pushNotConfigured,
-  DeleteTaskPushNotificationConfig: ops.pushNotConfigured,
+  CreateTaskPushNotificationConfig: ops.createPushConfig,
+  GetTaskPushNotificationConfig: ops.getPushConfig,
+  ListTaskPushNotificationConfigs: ops.listPushConfigs,
+  DeleteTaskPushNotificationConfig: ops.deletePushConfig,
+  /** a2a-edge extension: the delivery log of a task's push notifications. */
+  ListTaskPushDeliveries: ops.listPushDeliveries,
   GetExtendedAgentCard: ops.getExtendedAgentCard,
 };
 

@@ -85,6 +85,13 @@ export const ListTaskPushNotificationConfigsRequestSchema = message({
 });
 export type ListTaskPushNotificationConfigsRequest = z.infer<typeof ListTaskPushNotificationConfigsRequestSchema>;
 
+/** a2a-edge extension: the delivery log of a task's push notifications. */
+export const ListTaskPushDeliveriesRequestSchema = message({
+  tenant: z.string().optional(),
+  taskId: requiredString,
+  configId: z.string().optional(),
+});
+
 export interface ListTaskPushNotificationConfigsResponse {
   configs: TaskPushNotificationConfig[];
   nextPageToken: string;

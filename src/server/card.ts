@@ -13,7 +13,7 @@ interface CachedCard {
   lastModified: string;
 }
 
-export function buildCard(definition: AgentDefinition, baseUrl: string): AgentCard {
+export function buildCard(definition: AgentDefinition, baseUrl: string, push = false): AgentCard {
   const facts = definition.card;
   const base = baseUrl.replace(/\/+$/, "");
   const card: AgentCard = {
@@ -26,7 +26,7 @@ export function buildCard(definition: AgentDefinition, baseUrl: string): AgentCa
     version: facts.version,
     capabilities: {
       streaming: facts.capabilities?.streaming ?? true,
-      pushNotifications: false,
+      pushNotifications: push,
       extendedAgentCard: false,
     },
     defaultInputModes: facts.defaultInputModes ?? ["text/plain"],
@@ -55,8 +55,8 @@ export class CardEndpoint {
     this.#definition = definition;
   }
 
-  async respond(request: Request, baseUrl: string): Promise<Response> {
-    const card = this.#cache.get(baseUrl) ?? (await this.#build(baseUrl));
+  async respond(request: Request, baseUrl: string, push: boolean): Promise<Response> {
+    const card = this.#cache.get(`${push}|${baseUrl}`) ?? (await this.#build(baseUrl, push));
     const maxAge = this.#definition.options?.cardMaxAgeSeconds ?? 300;
     const headers = {
       etag: card.etag,
@@ -68,13 +68,13 @@ export class CardEndpoint {
     return new Response(request.method === "HEAD" ? null : card.body, { status: 200, headers });
   }
 
-  async #build(baseUrl: string): Promise<CachedCard> {
-    const body = JSON.stringify(buildCard(this.#definition, baseUrl));
+  async #build(baseUrl: string, push: boolean): Promise<CachedCard> {
+    const body = JSON.stringify(buildCard(this.#definition, baseUrl, push));
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
     const etag = `"${btoa(String.fromCharCode(...digest.subarray(0, 18))).replace(/\+/g, "-").replace(/\//g, "_")}"`;
     // Whole seconds: HTTP dates have no finer unit.
     const cached = { body, etag, lastModified: new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString() };
-    this.#cache.set(baseUrl, cached);
+    this.#cache.set(`${push}|${baseUrl}`, cached);
     return cached;
   }
 }

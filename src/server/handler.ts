@@ -3,11 +3,15 @@
  * returnImmediately, capability gates, tenants and caller scoping. Bindings only translate wire formats.
  */
 import type { AgentDefinition, Principal } from "../agent/types";
-import type { A2AEnv } from "../env";
+import { envNumber, pushEnabled, type A2AEnv } from "../env";
+import { checkWebhookUrl, UnsafeUrlError } from "../push/url-guard";
 import {
-  A2AError, CancelTaskRequestSchema, GetExtendedAgentCardRequestSchema, GetTaskRequestSchema,
-  ListTasksRequestSchema, parseParams, SendMessageRequestSchema, SubscribeToTaskRequestSchema,
-  type Framing, type ListTasksResponse, type SendMessageResponse, type Task,
+  A2AError, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, GetExtendedAgentCardRequestSchema,
+  GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushDeliveriesRequestSchema,
+  ListTaskPushNotificationConfigsRequestSchema, ListTasksRequestSchema, parseParams, SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema,
+  type Framing, type ListTaskPushNotificationConfigsResponse, type ListTasksResponse, type SendMessageResponse, type Task,
+  type TaskPushNotificationConfig,
 } from "../protocol/index";
 import type { IndexQuery } from "../task/index-object";
 import { indexStub, taskStub } from "../task/names";
@@ -17,6 +21,8 @@ export interface CallContext {
   env: A2AEnv;
   definition: AgentDefinition;
   caller: Principal;
+  /** The agent's public URL (PUBLIC_BASE_URL, else the request's origin). */
+  baseUrl: string;
   /** The REST path's tenant; it wins over a tenant in the body (reference §4.11). */
   pathTenant?: string;
 }
@@ -39,9 +45,7 @@ function requireStreaming(cx: CallContext): void {
 function parseSend(cx: CallContext, params: unknown) {
   const request = parseParams(SendMessageRequestSchema, params);
   const configuration = request.configuration;
-  if (configuration?.taskPushNotificationConfig || configuration?.pushNotificationConfig) {
-    throw new A2AError("PushNotificationNotSupported", "This agent does not send push notifications");
-  }
+  const inline = configuration?.taskPushNotificationConfig ?? configuration?.pushNotificationConfig;
   const givenTaskId = request.message.taskId;
   return {
     request,
@@ -49,20 +53,26 @@ function parseSend(cx: CallContext, params: unknown) {
     taskId: givenTaskId || crypto.randomUUID(),
     isNew: !givenTaskId,
     immediate: configuration?.returnImmediately === true || configuration?.blocking === false,
+    pushConfig: inline ? checkedPushConfig(cx, inline, "configuration.taskPushNotificationConfig.") : undefined,
+  };
+}
+
+function sendInput(cx: CallContext, send: ReturnType<typeof parseSend>) {
+  return {
+    taskId: send.taskId, isNew: send.isNew, request: send.request, tenant: send.tenant, caller: cx.caller,
+    agentUrl: cx.baseUrl, ...(send.pushConfig ? { pushConfig: send.pushConfig } : {}),
   };
 }
 
 export async function sendMessage(cx: CallContext, params: unknown): Promise<SendMessageResponse> {
   const send = parseSend(cx, params);
-  const input = { taskId: send.taskId, isNew: send.isNew, request: send.request, tenant: send.tenant, caller: cx.caller };
-  return unwrap(await taskStub(cx.env, send.tenant, send.taskId).sendMessage(input, send.immediate ? "immediate" : "blocking"));
+  return unwrap(await taskStub(cx.env, send.tenant, send.taskId).sendMessage(sendInput(cx, send), send.immediate ? "immediate" : "blocking"));
 }
 
 export async function sendStreamingMessage(cx: CallContext, params: unknown, framing: Framing): Promise<ReadableStream<Uint8Array>> {
   requireStreaming(cx);
   const send = parseSend(cx, params);
-  const input = { taskId: send.taskId, isNew: send.isNew, request: send.request, tenant: send.tenant, caller: cx.caller };
-  return unwrap(await taskStub(cx.env, send.tenant, send.taskId).sendStreamingMessage(input, framing));
+  return unwrap(await taskStub(cx.env, send.tenant, send.taskId).sendStreamingMessage(sendInput(cx, send), framing));
 }
 
 export async function getTask(cx: CallContext, params: unknown): Promise<Task> {
@@ -136,9 +146,96 @@ function decodePageToken(token: string): { time: number; taskId: string } {
   throw new A2AError("InvalidParams", "pageToken is not a token this server issued", undefined, [{ field: "pageToken", description: "invalid" }]);
 }
 
-/** Push configuration arrives with the push issue; until then the card says pushNotifications: false. */
-export async function pushNotConfigured(): Promise<never> {
-  throw new A2AError("PushNotificationNotSupported", "This agent does not send push notifications");
+// ---- push notification configs ---------------------------------------------------------------
+
+function requirePush(cx: CallContext): void {
+  if (!pushEnabled(cx.env)) throw new A2AError("PushNotificationNotSupported", "This agent does not send push notifications");
+}
+
+/** A config from a client: push must be on, the URL must pass the SSRF guard, and it gets an id. */
+function checkedPushConfig(cx: CallContext, config: TaskPushNotificationConfig, field: string): TaskPushNotificationConfig {
+  requirePush(cx);
+  try {
+    checkWebhookUrl(config.url, { allowInsecure: cx.env.ALLOW_INSECURE_WEBHOOKS === "true" });
+  } catch (error) {
+    if (!(error instanceof UnsafeUrlError)) throw error;
+    const description = `the webhook url ${error.message}`;
+    throw new A2AError("InvalidParams", `Invalid parameters: ${field}url: ${description}`, undefined, [{ field: `${field}url`, description }]);
+  }
+  return { ...config, id: config.id || crypto.randomUUID() };
+}
+
+/** Accepts the flat v1.0 config and the nested RC / 0.3 forms (`{taskId, pushNotificationConfig|config: {...}}`). */
+function flattenPushConfig(params: unknown): unknown {
+  if (params === null || typeof params !== "object") return params;
+  const outer = params as Record<string, unknown>;
+  const inner = outer.pushNotificationConfig ?? outer.push_notification_config ?? outer.config;
+  if (inner === null || typeof inner !== "object") return params;
+  const nested = { ...(inner as Record<string, unknown>) };
+  const auth = nested.authentication as { schemes?: unknown; scheme?: unknown } | undefined;
+  if (auth && auth.scheme === undefined && Array.isArray(auth.schemes)) nested.authentication = { ...auth, scheme: auth.schemes[0] };
+  return { ...nested, taskId: outer.taskId ?? outer.task_id, tenant: outer.tenant, id: nested.id ?? outer.configId ?? outer.config_id };
+}
+
+function maxConfigs(cx: CallContext): number {
+  return envNumber(cx.env.MAX_PUSH_CONFIGS_PER_TASK, cx.definition.options?.maxPushConfigsPerTask ?? 10);
+}
+
+export async function createPushConfig(cx: CallContext, params: unknown): Promise<TaskPushNotificationConfig> {
+  requirePush(cx);
+  const request = parseParams(TaskPushNotificationConfigSchema, flattenPushConfig(params));
+  if (!request.taskId) throw new A2AError("InvalidParams", "Invalid parameters: taskId is required", undefined, [{ field: "taskId", description: "is required" }]);
+  const tenant = tenantOf(cx, request.tenant);
+  const config = checkedPushConfig(cx, request, "");
+  const access = { taskId: request.taskId, tenant, caller: cx.caller };
+  return unwrap(await taskStub(cx.env, tenant, request.taskId).createPushConfig(access, config, cx.baseUrl, maxConfigs(cx)));
+}
+
+export async function getPushConfig(cx: CallContext, params: unknown): Promise<TaskPushNotificationConfig> {
+  requirePush(cx);
+  const request = parseParams(GetTaskPushNotificationConfigRequestSchema, params);
+  const tenant = tenantOf(cx, request.tenant);
+  return unwrap(await taskStub(cx.env, tenant, request.taskId).getPushConfig({ taskId: request.taskId, tenant, caller: cx.caller }, request.id));
+}
+
+export async function listPushConfigs(cx: CallContext, params: unknown): Promise<ListTaskPushNotificationConfigsResponse> {
+  requirePush(cx);
+  const request = parseParams(ListTaskPushNotificationConfigsRequestSchema, params);
+  const tenant = tenantOf(cx, request.tenant);
+  const pageSize = request.pageSize ?? 50;
+  const offset = request.pageToken ? decodeOffset(request.pageToken) : 0;
+  const page = unwrap(await taskStub(cx.env, tenant, request.taskId).listPushConfigs({ taskId: request.taskId, tenant, caller: cx.caller }, offset, pageSize));
+  return { configs: page.configs, nextPageToken: page.more ? btoa(String(offset + pageSize)) : "" };
+}
+
+export async function deletePushConfig(cx: CallContext, params: unknown): Promise<Record<string, never>> {
+  requirePush(cx);
+  const request = parseParams(DeleteTaskPushNotificationConfigRequestSchema, params);
+  const tenant = tenantOf(cx, request.tenant);
+  unwrap(await taskStub(cx.env, tenant, request.taskId).deletePushConfig({ taskId: request.taskId, tenant, caller: cx.caller }, request.id));
+  return {};
+}
+
+/** a2a-edge extension: the delivery log of a task's notifications (one row per event and config). */
+export async function listPushDeliveries(cx: CallContext, params: unknown) {
+  requirePush(cx);
+  const request = parseParams(ListTaskPushDeliveriesRequestSchema, params);
+  const tenant = tenantOf(cx, request.tenant);
+  const deliveries = unwrap(await taskStub(cx.env, tenant, request.taskId).pushDeliveries({ taskId: request.taskId, tenant, caller: cx.caller }, request.configId));
+  return { deliveries };
+}
+
+function decodeOffset(token: string): number {
+  let offset = NaN;
+  try {
+    offset = Number(atob(token));
+  } catch {
+    // fall through
+  }
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    throw new A2AError("InvalidParams", "pageToken is not a token this server issued", undefined, [{ field: "pageToken", description: "invalid" }]);
+  }
+  return offset;
 }
 
 export async function getExtendedAgentCard(_cx: CallContext, params: unknown): Promise<never> {

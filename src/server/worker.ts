@@ -6,7 +6,8 @@ import { cors, Router, type IRequest } from "itty-router";
 import { ANONYMOUS, type AgentDefinition } from "../agent/types";
 import { handleJsonRpc } from "../bindings/jsonrpc";
 import { registerRestRoutes, restError, type RouteArgs } from "../bindings/rest";
-import { envNumber, type A2AEnv } from "../env";
+import { envNumber, pushEnabled, type A2AEnv } from "../env";
+import { JWKS_PATH, loadSigner } from "../push/signing";
 import { A2AError } from "../protocol/index";
 import { CardEndpoint } from "./card";
 import type { CallContext } from "./handler";
@@ -34,12 +35,15 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
     finally: [corsify],
   });
 
-  const cardRoute = (request: IRequest, cx: CallContext) => {
-    const origin = new URL(request.url).origin;
-    return card.respond(request as unknown as Request, cx.env.PUBLIC_BASE_URL ?? definition.options?.publicBaseUrl ?? origin);
-  };
+  const cardRoute = (request: IRequest, cx: CallContext) => card.respond(request as unknown as Request, cx.baseUrl, pushEnabled(cx.env));
   router.get(AGENT_CARD_PATH, cardRoute);
   router.head(AGENT_CARD_PATH, cardRoute);
+  // The public keys that verify our push notifications' signatures.
+  router.get(JWKS_PATH, async (_request, cx: CallContext) => {
+    const signer = loadSigner(cx.env);
+    const body = signer ? (await signer).jwks : { keys: [] };
+    return new Response(JSON.stringify(body), { headers: { "content-type": "application/json", "cache-control": "public, max-age=300" } });
+  });
   router.post(JSONRPC_PATH, (request, cx, maxBodyBytes) =>
     handleJsonRpc(request as unknown as Request, new URL(request.url), cx, maxBodyBytes));
   registerRestRoutes(router as never);
@@ -53,7 +57,8 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
 
   return {
     async fetch(request, env) {
-      const cx: CallContext = { env, definition, caller: ANONYMOUS };
+      const baseUrl = env.PUBLIC_BASE_URL ?? definition.options?.publicBaseUrl ?? new URL(request.url).origin;
+      const cx: CallContext = { env, definition, caller: ANONYMOUS, baseUrl };
       const maxBodyBytes = envNumber(env.MAX_BODY_BYTES, definition.options?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       try {
         const response = (await router.fetch(normalizeColons(request), cx, maxBodyBytes)) as Response | undefined;

@@ -8,6 +8,9 @@ import type { A2AEnv } from "../env";
 import type { TaskState } from "../protocol/index";
 
 export interface IndexEntry {
+  /** Which index the entry belongs in. */
+  tenant: string;
+  owner: string;
   taskId: string;
   contextId: string;
   state: TaskState;

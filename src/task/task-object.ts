@@ -11,10 +11,13 @@ import { envNumber, type A2AEnv } from "../env";
 import {
   A2AError, closesStream, isSettled, isTerminal, nowTimestamp,
   type A2AErrorData, type Framing, type Message, type SendMessageRequest, type SendMessageResponse,
-  type StreamResponse, type Task, type TaskState,
+  type StreamResponse, type Task, type TaskPushNotificationConfig, type TaskState,
 } from "../protocol/index";
 import type { IndexEntry } from "./index-object";
+import { IndexSync } from "./index-sync";
 import { indexStub } from "./names";
+import { PushOutbox, type PushEvents } from "./push-outbox";
+import type { Delivery, DeliveryState } from "./push-store";
 import { applyEvent, withHistoryLength } from "./reducer";
 import { TaskStore, type StoredTask, type TaskOwner } from "./store";
 import { Subscribers } from "./subscribers";
@@ -29,6 +32,10 @@ export interface Access {
 }
 
 export interface SendInput extends Access {
+  /** An inline push config (configuration.taskPushNotificationConfig), already checked, with its id. */
+  pushConfig?: TaskPushNotificationConfig;
+  /** The agent's public URL, the issuer of its push notifications. */
+  agentUrl: string;
   /** True when the worker minted taskId for a new task. */
   isNew: boolean;
   request: SendMessageRequest;
@@ -59,6 +66,16 @@ interface Draft extends TaskOwner {
   contextId: string;
   message: Message;
   metadata?: Record<string, unknown>;
+  pushConfig?: TaskPushNotificationConfig;
+  agentUrl: string;
+}
+
+/** What the push consumer needs to deliver one notification. */
+export interface PushPayload {
+  config: TaskPushNotificationConfig;
+  agentUrl: string;
+  eventJson: string;
+  attempts: number;
 }
 
 export class TaskObjectBase extends DurableObject<A2AEnv> {
@@ -70,14 +87,17 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   #run: Run | undefined;
   #turn: Promise<void> = Promise.resolve();
   readonly #waiters = new Set<() => void>();
-  #indexDirty = false;
-  #indexFlight: Promise<void> | undefined;
+  readonly #index: IndexSync;
+  readonly #push: PushOutbox;
 
   constructor(ctx: DurableObjectState, env: A2AEnv, definition: AgentDefinition) {
     super(ctx, env);
     this.#definition = definition;
     this.#store = new TaskStore(ctx.storage.sql);
     this.#subs = new Subscribers({ heartbeatMs: definition.options?.heartbeatMs ?? 15_000, maxPending: 1024 });
+    this.#index = new IndexSync(() => this.#indexEntry(), (entry) => indexStub(this.env, entry.tenant, entry.owner).upsert(entry));
+    const pushEvents: PushEvents = definition.options?.pushEvents ?? "all";
+    this.#push = new PushOutbox(ctx.storage.sql, env.PUSH_QUEUE, pushEvents);
   }
 
   // ---- RPC: the operations -------------------------------------------------------------------
@@ -94,7 +114,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
         const ready = wait === "immediate" || !run.live || (stored.lastSeq > run.startSeq && isSettled(stored.task.status.state));
         return ready ? { task: withHistoryLength(stored.task, historyLength) } : undefined;
       });
-      await this.#indexSynced();
+      await this.#index.synced();
       return result;
     });
   }
@@ -122,7 +142,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       }
       if (!isTerminal(stored.task.status.state)) this.#emitStatus("TASK_STATE_CANCELED");
       if (run) this.#endRun(run);
-      await this.#indexSynced();
+      await this.#index.synced();
       return withHistoryLength(stored.task, undefined);
     });
   }
@@ -148,19 +168,86 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   }
 
   /**
-   * The watchdog: in a fresh instance (after a restart) #load fails a task whose run died; a run past its
-   * deadline is aborted and the task fails; otherwise it re-arms.
+   * The alarm: in a fresh instance (after a restart) #load fails a task whose run died; a run past its
+   * deadline is aborted and the task fails; push rows not yet in the queue are sent again.
    */
   override async alarm(): Promise<void> {
-    this.#load();
+    const stored = this.#load();
     const run = this.#run;
-    if (!run) return;
-    if (Date.now() < run.deadline) return void (await this.ctx.storage.setAlarm(nextWatch(run.deadline)));
-    run.stopping = true;
-    run.controller.abort(new Error("deadline exceeded"));
-    const seconds = Math.round(this.#deadlineMs() / 1000);
-    this.#emitStatus("TASK_STATE_FAILED", `The agent did not finish within ${seconds} s.`);
-    this.#endRun(run);
+    if (run && Date.now() >= run.deadline) {
+      run.stopping = true;
+      run.controller.abort(new Error("deadline exceeded"));
+      const seconds = Math.round(this.#deadlineMs() / 1000);
+      this.#emitStatus("TASK_STATE_FAILED", `The agent did not finish within ${seconds} s.`);
+      this.#endRun(run);
+    }
+    if (stored) await this.#push.flush(stored.tenant, stored.task.id);
+    await this.#armAlarm();
+  }
+
+  // ---- push configs (the four operations) and the consumer's view -----------------------------
+
+  createPushConfig(access: Access, config: TaskPushNotificationConfig, agentUrl: string, maxConfigs: number): Outcome<TaskPushNotificationConfig> {
+    return this.#guardSync(() => {
+      const stored = this.#access(access);
+      const id = config.id || crypto.randomUUID();
+      if (!this.#push.store.has(id) && this.#push.store.count() >= maxConfigs) {
+        throw new A2AError("InvalidParams", `A task can have at most ${maxConfigs} push notification configs`, { taskId: stored.task.id, limit: String(maxConfigs) });
+      }
+      const saved = pushConfigOf(config, id, stored.task.id, stored.tenant);
+      this.#push.store.put(saved, agentUrl);
+      return saved;
+    });
+  }
+
+  getPushConfig(access: Access, id: string): Outcome<TaskPushNotificationConfig> {
+    return this.#guardSync(() => {
+      this.#access(access);
+      const found = this.#push.store.get(id);
+      // The spec reuses TaskNotFound for a missing config.
+      if (!found) throw new A2AError("TaskNotFound", `Push notification config ${id} not found`, { taskId: access.taskId, configId: id });
+      return found.config;
+    });
+  }
+
+  listPushConfigs(access: Access, offset: number, limit: number): Outcome<{ configs: TaskPushNotificationConfig[]; more: boolean }> {
+    return this.#guardSync(() => {
+      this.#access(access);
+      return this.#push.store.list(offset, limit);
+    });
+  }
+
+  /** Idempotent: deleting a config that is gone succeeds, as long as the task is there. */
+  deletePushConfig(access: Access, id: string): Outcome<null> {
+    return this.#guardSync(() => {
+      this.#access(access);
+      this.#push.store.delete(id);
+      return null;
+    });
+  }
+
+  pushDeliveries(access: Access, configId?: string): Outcome<Delivery[]> {
+    return this.#guardSync(() => {
+      this.#access(access);
+      return this.#push.store.deliveries(configId);
+    });
+  }
+
+  /** For the queue consumer: the config and stored event of one delivery, unless it is settled or its config is gone. */
+  pushPayload(configId: string, seq: number): PushPayload | null {
+    if (!this.#load()) return null;
+    const state = this.#push.store.state(configId, seq);
+    const found = this.#push.store.get(configId);
+    if (!found || (state !== "pending" && state !== "queued")) return null;
+    const event = this.#store.eventsAfter(seq - 1)[0];
+    if (!event || event.seq !== seq) return null;
+    const attempts = this.#push.store.deliveries(configId).find((d) => d.seq === seq)?.attempts ?? 0;
+    return { config: found.config, agentUrl: found.agentUrl, eventJson: event.json, attempts };
+  }
+
+  /** For the queue consumer: the outcome of one attempt. `queued` means it will be retried. */
+  recordPushAttempt(configId: string, seq: number, state: DeliveryState, outcome: string): void {
+    this.#push.store.record(configId, seq, state, outcome);
   }
 
   // ---- running the executor -------------------------------------------------------------------
@@ -175,14 +262,16 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       if (input.isNew) {
         if (this.#load() || this.#draft) throw new A2AError("Internal", "task id collision");
         contextId = message.contextId || crypto.randomUUID();
-        this.#draft = { id: input.taskId, contextId, message: { ...message, taskId: input.taskId, contextId }, tenant: input.tenant, owner: input.caller.id };
+        this.#draft = { id: input.taskId, contextId, message: { ...message, taskId: input.taskId, contextId }, tenant: input.tenant, owner: input.caller.id, agentUrl: input.agentUrl };
         if (input.request.metadata) this.#draft.metadata = input.request.metadata;
+        if (input.pushConfig) this.#draft.pushConfig = input.pushConfig;
       } else {
         const stored = this.#checkContinuation(input); // again: the task may have ended while we waited
         contextId = stored.task.contextId ?? "";
         const userMessage = { ...message, taskId: stored.task.id, contextId };
         (stored.task.history ??= []).push(userMessage);
         this.#store.appendHistory(userMessage);
+        if (input.pushConfig) this.#push.store.put(pushConfigOf(input.pushConfig, input.pushConfig.id!, stored.task.id, stored.tenant), input.agentUrl);
       }
       let readable: ReadableStream<Uint8Array> | undefined;
       if (how.framing) {
@@ -244,7 +333,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     });
     const run: Run = { controller, context, deadline: Date.now() + this.#deadlineMs(), live: true, stopping: false, startSeq: this.#stored?.lastSeq ?? 0, release };
     this.#run = run;
-    void this.ctx.storage.setAlarm(nextWatch(run.deadline));
+    void this.#armAlarm();
     void this.#execute(run);
     return run;
   }
@@ -272,7 +361,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     run.live = false;
     if (this.#run === run) {
       this.#run = undefined;
-      void this.ctx.storage.deleteAlarm();
+      void this.#armAlarm();
     }
     run.release();
     this.#notify();
@@ -302,11 +391,12 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const task: Task = { id: draft.id, contextId: draft.contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: nowTimestamp() }, history: [draft.message] };
     if (draft.metadata) task.metadata = draft.metadata;
     this.#store.create(task, draft, Date.now());
+    if (draft.pushConfig) this.#push.store.put(pushConfigOf(draft.pushConfig, draft.pushConfig.id!, task.id, draft.tenant), draft.agentUrl);
     const json = JSON.stringify({ task });
     const seq = this.#store.appendEvent(json);
     this.#stored = { task, tenant: draft.tenant, owner: draft.owner, lastSeq: seq, createdAt: Date.now() };
     this.#subs.broadcast(seq, json);
-    this.#scheduleIndexSync();
+    this.#index.schedule();
     this.#notify();
   }
 
@@ -317,13 +407,15 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const json = JSON.stringify(event);
     const seq = this.#store.appendEvent(json);
     this.#store.persist(stored.task, applyEvent(stored.task, event));
+    const pushed = this.#push.eventStored(seq, event);
     stored.lastSeq = seq;
     this.#subs.broadcast(seq, json);
+    if (pushed) void this.#push.flush(stored.tenant, stored.task.id).then(() => this.#armAlarm());
     if ("statusUpdate" in event) {
       const state = event.statusUpdate.status.state;
       if (isTerminal(state)) this.#subs.closeAll();
       else if (closesStream(state)) this.#subs.closeInterruptible();
-      this.#scheduleIndexSync();
+      this.#index.schedule();
     }
     this.#notify();
   }
@@ -391,41 +483,26 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     for (const check of [...this.#waiters]) check();
   }
 
-  #scheduleIndexSync(): void {
-    this.#indexDirty = true;
-    this.#indexFlight ??= this.#flushIndex();
+  #indexEntry(): IndexEntry | undefined {
+    const stored = this.#stored;
+    if (!stored) return undefined;
+    const { history: _h, artifacts: _a, ...head } = stored.task;
+    return {
+      tenant: stored.tenant, owner: stored.owner,
+      taskId: stored.task.id, contextId: stored.task.contextId ?? "", state: stored.task.status.state,
+      statusTime: Date.parse(stored.task.status.timestamp ?? "") || stored.createdAt, seq: stored.lastSeq,
+      headJson: JSON.stringify(head),
+    };
   }
 
-  /** Resolves once the index reflects every change made so far. */
-  #indexSynced(): Promise<void> {
-    return this.#indexFlight ?? Promise.resolve();
-  }
-
-  async #flushIndex(): Promise<void> {
-    try {
-      for (let attempt = 0; this.#indexDirty && attempt < 5; ) {
-        this.#indexDirty = false;
-        const stored = this.#stored;
-        if (!stored) break;
-        const { history: _h, artifacts: _a, ...head } = stored.task;
-        const entry: IndexEntry = {
-          taskId: stored.task.id, contextId: stored.task.contextId ?? "", state: stored.task.status.state,
-          statusTime: Date.parse(stored.task.status.timestamp ?? "") || stored.createdAt, seq: stored.lastSeq,
-          headJson: JSON.stringify(head),
-        };
-        try {
-          await indexStub(this.env, stored.tenant, stored.owner).upsert(entry);
-          attempt = 0;
-        } catch (error) {
-          console.error(`index update failed for task ${stored.task.id}:`, error);
-          this.#indexDirty = true;
-          attempt++;
-          await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-        }
-      }
-    } finally {
-      this.#indexFlight = undefined;
-    }
+  /** One alarm serves the run's watchdog and the push outbox: it is set for whichever comes first. */
+  async #armAlarm(): Promise<void> {
+    const times: number[] = [];
+    if (this.#run) times.push(nextWatch(this.#run.deadline));
+    const push = this.#push.nextWake();
+    if (push !== undefined) times.push(push);
+    if (times.length) await this.ctx.storage.setAlarm(Math.min(...times));
+    else await this.ctx.storage.deleteAlarm();
   }
 
   async #guard<T>(body: () => Promise<T>): Promise<Outcome<T>> {
@@ -443,6 +520,15 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       return { ok: false, error: toErrorData(error) };
     }
   }
+}
+
+/** The stored form of a config: its id, and the task and tenant it belongs to. */
+function pushConfigOf(config: TaskPushNotificationConfig, id: string, taskId: string, tenant: string): TaskPushNotificationConfig {
+  const saved: TaskPushNotificationConfig = { id, taskId, url: config.url };
+  if (tenant) saved.tenant = tenant;
+  if (config.token) saved.token = config.token;
+  if (config.authentication) saved.authentication = config.authentication;
+  return saved;
 }
 
 function nextWatch(deadline: number): number {
