@@ -16,6 +16,8 @@ export interface A2AEnv {
   PUSH_SIGNING_JWK_PREVIOUS?: string;
   /** "true" allows http and loopback webhooks. Local testing and the conformance kit only — never in production. */
   ALLOW_INSECURE_WEBHOOKS?: string;
+  /** "off" skips resolving webhook hosts over DNS-over-HTTPS before delivery (on by default). */
+  PUSH_DNS_CHECK?: string;
   PUSH_MAX_ATTEMPTS?: string;
   PUSH_RETRY_BASE_SECONDS?: string;
   MAX_PUSH_CONFIGS_PER_TASK?: string;

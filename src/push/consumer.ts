@@ -8,9 +8,10 @@ import type { AgentDefinition } from "../agent/types";
 import { envNumber, type A2AEnv } from "../env";
 import { taskStub } from "../task/names";
 import type { PushPointer } from "../task/push-outbox";
+import type { DeliveryState } from "../task/push-store";
 import { deliver, type DeliveryResult } from "./deliver";
 import { loadSigner } from "./signing";
-import { checkWebhookUrlResolved, dohResolver, UnsafeUrlError } from "./url-guard";
+import { checkWebhookUrlResolved, dohResolver, UnsafeUrlError, type UrlGuardOptions } from "./url-guard";
 
 const MAX_DELAY_SECONDS = 15 * 60;
 
@@ -36,17 +37,20 @@ async function deliverOne(message: Message<PushPointer>, env: A2AEnv, definition
       await task.recordPushAttempt(p.configId, p.seq, "failed", "push signing key is not configured");
       return message.ack();
     }
-    const allowInsecure = env.ALLOW_INSECURE_WEBHOOKS === "true";
+    const record = (state: DeliveryState, outcome: string) => task.recordPushAttempt(p.configId, p.seq, state, outcome);
     let url: URL;
     try {
-      url = await checkWebhookUrlResolved(payload.config.url, allowInsecure ? { allowInsecure } : { resolve: dohResolver() });
+      url = await checkWebhookUrlResolved(payload.config.url, guardOptions(env));
     } catch (error) {
-      if (!(error instanceof UnsafeUrlError)) throw error;
-      await task.recordPushAttempt(p.configId, p.seq, "failed", `refused: the webhook url ${error.message}`);
-      return message.ack();
+      if (error instanceof UnsafeUrlError) {
+        await record("failed", `refused: the webhook url ${error.message}`);
+        return message.ack();
+      }
+      // DNS over HTTPS did not answer: a transient failure, retried like a network error.
+      return settle(message, { kind: "retry", reason: `the webhook host could not be checked: ${String(error)}` }, env, definition, record);
     }
     const result = await deliver({ url, config: payload.config, agentUrl: payload.agentUrl, taskId: p.taskId, seq: p.seq, body: payload.eventJson }, await signer);
-    await settle(message, result, env, definition, (state, outcome) => task.recordPushAttempt(p.configId, p.seq, state, outcome));
+    await settle(message, result, env, definition, record);
   } catch (error) {
     // Our own trouble (the task object unreachable, say): let the queue try again.
     console.error(`push delivery for task ${p.taskId} failed:`, error);
@@ -54,9 +58,15 @@ async function deliverOne(message: Message<PushPointer>, env: A2AEnv, definition
   }
 }
 
+/** Loopback and http only where explicitly allowed; elsewhere names are resolved (unless PUSH_DNS_CHECK is "off"). */
+function guardOptions(env: A2AEnv): UrlGuardOptions {
+  if (env.ALLOW_INSECURE_WEBHOOKS === "true") return { allowInsecure: true };
+  return env.PUSH_DNS_CHECK === "off" ? {} : { resolve: dohResolver() };
+}
+
 async function settle(
   message: Message<PushPointer>, result: DeliveryResult, env: A2AEnv, definition: AgentDefinition,
-  record: (state: "delivered" | "failed" | "dead" | "queued", outcome: string) => Promise<void>,
+  record: (state: DeliveryState, outcome: string) => Promise<void>,
 ): Promise<void> {
   if (result.kind === "delivered") {
     await record("delivered", `HTTP ${result.status}`);

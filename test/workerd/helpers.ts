@@ -48,9 +48,9 @@ function restRequest(method: string, params: Record<string, any>): { path: strin
     case "CancelTask": return post(`/tasks/${encodeURIComponent(id)}:cancel`, rest);
     case "SubscribeToTask": return post(`/tasks/${encodeURIComponent(id)}:subscribe`, {});
     case "GetExtendedAgentCard": return get("/extendedAgentCard");
-    case "CreateTaskPushNotificationConfig": return post(`/tasks/${encodeURIComponent(taskId)}/pushNotificationConfigs`, rest);
+    case "CreateTaskPushNotificationConfig": return post(`/tasks/${encodeURIComponent(taskId)}/pushNotificationConfigs`, { ...rest, ...(id ? { id } : {}) });
     case "GetTaskPushNotificationConfig": return get(`/tasks/${encodeURIComponent(taskId)}/pushNotificationConfigs/${encodeURIComponent(id)}`);
-    case "ListTaskPushNotificationConfigs": return get(`/tasks/${encodeURIComponent(taskId)}/pushNotificationConfigs`);
+    case "ListTaskPushNotificationConfigs": return get(`/tasks/${encodeURIComponent(taskId)}/pushNotificationConfigs${query(rest)}`);
     case "DeleteTaskPushNotificationConfig": return { path: tenant + `/tasks/${encodeURIComponent(taskId)}/pushNotificationConfigs/${encodeURIComponent(id)}`, init: { method: "DELETE", headers: V1 } };
     default: throw new Error(`no REST mapping for ${method}`);
   }

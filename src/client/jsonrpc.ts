@@ -1,0 +1,79 @@
+/** The JSON-RPC 2.0 binding: one POST endpoint, `params.tenant`, SSE events wrapped in JSON-RPC responses. */
+import type { Binding } from "./card";
+import { A2AHttpError, fromJsonRpcError, fromRestError, invalidResponse, type A2AClientError } from "./errors";
+import { isJson, readJson, type HttpSession } from "./http";
+import {
+  isEventStream, streamItems,
+  type CallOptions, type StreamCallOptions, type StreamItem, type StreamOperation, type Transport, type UnaryOperation,
+} from "./transport";
+
+export class JsonRpcTransport implements Transport {
+  readonly binding: Binding = "JSONRPC";
+  readonly #session: HttpSession;
+  readonly #url: URL;
+  readonly #tenant: string | undefined;
+  #nextId = 1;
+
+  constructor(session: HttpSession, url: string, tenant: string | undefined) {
+    this.#session = session;
+    this.#url = new URL(url);
+    this.#tenant = tenant;
+  }
+
+  async call(operation: UnaryOperation, params: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+    const response = await this.#post(operation, params, "application/json", options);
+    const body = await this.#envelope(response);
+    if (!("result" in body)) throw invalidResponse("a JSON-RPC response without result or error", response.status);
+    return body.result;
+  }
+
+  async stream(operation: StreamOperation, params: Record<string, unknown>, options: StreamCallOptions = {}): Promise<AsyncIterable<StreamItem>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId;
+    const response = await this.#post(operation, params, "text/event-stream", { ...options, headers });
+    if (!isEventStream(response)) {
+      const body = await this.#envelope(response);
+      throw invalidResponse(`expected an event stream, got ${JSON.stringify(body).slice(0, 200)}`, response.status);
+    }
+    return streamItems(response, (data) => this.#unwrap(data, response.status), (data) => this.#error(data, response.status));
+  }
+
+  #post(operation: string, params: Record<string, unknown>, accept: string, options: CallOptions): Promise<Response> {
+    const withTenant = this.#tenant !== undefined && this.#tenant !== "" ? { ...params, tenant: this.#tenant } : params;
+    const request: Parameters<HttpSession["send"]>[0] = {
+      method: "POST",
+      url: this.#url,
+      body: JSON.stringify({ jsonrpc: "2.0", id: this.#nextId++, method: operation, params: withTenant }),
+      headers: { ...options.headers, "content-type": "application/json", accept },
+    };
+    if (options.signal) request.signal = options.signal;
+    return this.#session.send(request);
+  }
+
+  /** The response envelope; a JSON-RPC error (or an HTTP-level A2A error) is thrown. */
+  async #envelope(response: Response): Promise<Record<string, unknown>> {
+    if (!isJson(response)) {
+      const text = await response.text().catch(() => "");
+      if (!response.ok) throw new A2AHttpError(response.status, response.statusText, text, response.url);
+      throw invalidResponse(`expected JSON, got ${response.headers.get("content-type") ?? "no content type"}`, response.status);
+    }
+    const body = await readJson(response);
+    if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidResponse("the body is not a JSON-RPC response", response.status);
+    const record = body as Record<string, unknown>;
+    if (record.error !== undefined) throw fromJsonRpcError(record.error, response.status);
+    if (!response.ok) throw fromRestError(body, response.status) ?? new A2AHttpError(response.status, response.statusText, JSON.stringify(body), response.url);
+    return record;
+  }
+
+  #unwrap(data: unknown, status: number): unknown {
+    if (data === null || typeof data !== "object") throw invalidResponse("an SSE event is not a JSON-RPC response", status);
+    const record = data as Record<string, unknown>;
+    if (record.error !== undefined) throw fromJsonRpcError(record.error, status);
+    return record.result;
+  }
+
+  #error(data: unknown, status: number): A2AClientError {
+    const record = (data ?? {}) as Record<string, unknown>;
+    return fromJsonRpcError(record.error ?? data, status);
+  }
+}
