@@ -20,6 +20,8 @@ export interface A2AEnv {
   PUSH_DNS_CHECK?: string;
   PUSH_MAX_ATTEMPTS?: string;
   PUSH_RETRY_BASE_SECONDS?: string;
+  /** A notification the queue holds without a word from the consumer for this long is enqueued again (default 900). */
+  PUSH_REQUEUE_AFTER_SECONDS?: string;
   MAX_PUSH_CONFIGS_PER_TASK?: string;
 }
 

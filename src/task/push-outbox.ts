@@ -25,8 +25,8 @@ export class PushOutbox {
   readonly #events: PushEvents;
   #flight: Promise<void> | undefined;
 
-  constructor(sql: SqlStorage, queue: Queue<PushPointer> | undefined, events: PushEvents) {
-    this.store = new PushStore(sql);
+  constructor(sql: SqlStorage, queue: Queue<PushPointer> | undefined, events: PushEvents, requeueAfterMs?: number) {
+    this.store = new PushStore(sql, requeueAfterMs);
     this.#queue = queue;
     this.#events = events;
   }

@@ -33,14 +33,16 @@ export interface StoredPushConfig {
 }
 
 /** A queued row with no word from the consumer for this long is enqueued again (the queue may have lost it). */
-export const REQUEUE_AFTER_MS = 15 * 60_000;
+export const DEFAULT_REQUEUE_AFTER_MS = 15 * 60_000;
 
 export class PushStore {
   readonly #sql: SqlStorage;
+  readonly #requeueAfterMs: number;
   #ids: string[] | undefined;
 
-  constructor(sql: SqlStorage) {
+  constructor(sql: SqlStorage, requeueAfterMs = DEFAULT_REQUEUE_AFTER_MS) {
     this.#sql = sql;
+    this.#requeueAfterMs = requeueAfterMs;
     this.#sql.exec(SCHEMA);
   }
 
@@ -89,7 +91,7 @@ export class PushStore {
     return this.#sql
       .exec<{ config_id: string; seq: number }>(
         "SELECT config_id, seq FROM outbox WHERE state = 'pending' OR (state = 'queued' AND touched < ?) ORDER BY seq LIMIT ?",
-        now - REQUEUE_AFTER_MS, limit,
+        now - this.#requeueAfterMs, limit,
       )
       .toArray()
       .map((r) => ({ configId: r.config_id, seq: r.seq }));
@@ -104,7 +106,7 @@ export class PushStore {
       .one();
     const times: number[] = [];
     if (row.pending !== null) times.push(row.pending + retryPendingAfterMs);
-    if (row.queued !== null) times.push(row.queued + REQUEUE_AFTER_MS);
+    if (row.queued !== null) times.push(row.queued + this.#requeueAfterMs);
     return times.length ? Math.min(...times) : undefined;
   }
 

@@ -97,7 +97,8 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     this.#subs = new Subscribers({ heartbeatMs: definition.options?.heartbeatMs ?? 15_000, maxPending: 1024 });
     this.#index = new IndexSync(() => this.#indexEntry(), (entry) => indexStub(this.env, entry.tenant, entry.owner).upsert(entry));
     const pushEvents: PushEvents = definition.options?.pushEvents ?? "all";
-    this.#push = new PushOutbox(ctx.storage.sql, env.PUSH_QUEUE, pushEvents);
+    const requeueAfterMs = env.PUSH_REQUEUE_AFTER_SECONDS ? envNumber(env.PUSH_REQUEUE_AFTER_SECONDS, 900) * 1000 : undefined;
+    this.#push = new PushOutbox(ctx.storage.sql, env.PUSH_QUEUE, pushEvents, requeueAfterMs);
   }
 
   // ---- RPC: the operations -------------------------------------------------------------------

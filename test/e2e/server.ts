@@ -10,7 +10,7 @@
  * (`detached: true`) and stop() signals the whole group, then waits until the port is closed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
@@ -26,6 +26,8 @@ export interface StartServerOptions {
   persistTo?: string;
   /** Milliseconds to wait for readiness. */
   readyTimeoutMs?: number;
+  /** Variables and secrets for the Worker, written to a temporary env file (values may hold any characters). */
+  vars?: Record<string, string>;
 }
 
 export interface RunningServer {
@@ -137,6 +139,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     "--show-interactive-dev-session=false",
     "--log-level", "info",
   ];
+  if (options.vars) {
+    const envFile = join(persistTo, "a2a-edge-test.env");
+    // Single-quoted dotenv values are taken literally (a JWK's quotes and colons included).
+    writeFileSync(envFile, Object.entries(options.vars).map(([key, value]) => `${key}='${value}'`).join("\n") + "\n");
+    args.push("--env-file", envFile);
+  }
   const child = spawn(join(bin, "wrangler"), args, {
     cwd: PROJECT_ROOT,
     detached: true, // own process group: stop() kills wrangler and its workerd children together
