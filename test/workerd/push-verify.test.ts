@@ -95,3 +95,15 @@ describe("the webhook URL guard", () => {
     expect(isPrivateAddress(address)).toBe(expected);
   });
 });
+
+describe("key rotation", () => {
+  it("publishes the previous key next to the current one, and signs with the current one", async () => {
+    const current = JSON.parse((env as any).PUSH_SIGNING_JWK);
+    const old = await generateKeyPair("ES256", { extractable: true });
+    const previous = JSON.stringify({ ...(await exportJWK(old.privateKey)), kid: "old-key", alg: "ES256" });
+    const signer = await loadSigner({ PUSH_SIGNING_JWK: JSON.stringify(current), PUSH_SIGNING_JWK_PREVIOUS: previous })!;
+    expect(signer.kid).toBe(current.kid);
+    expect(signer.jwks.keys.map((k) => k.kid)).toEqual([current.kid, "old-key"]);
+    expect(signer.jwks.keys.every((k) => k.d === undefined)).toBe(true);
+  });
+});
