@@ -14,7 +14,7 @@ describe("GET /.well-known/agent-card.json", () => {
       { url: `${BASE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
       { url: BASE, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
     ]);
-    expect(card.capabilities).toEqual({ streaming: true, pushNotifications: false, extendedAgentCard: false });
+    expect(card.capabilities).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: false });
     expect(card.name).toBe("a2a-edge test agent");
   });
 

@@ -1,6 +1,9 @@
 /** Every operation over both bindings, with identical results (reference §1, §4). */
 import { describe, expect, it } from "vitest";
-import { BINDINGS, call, ok, openStream, readEvents, shapeOf, uid, userMessage, waitForTask } from "./helpers";
+import { env } from "cloudflare:workers";
+import type { A2AEnv } from "../../src/env";
+import worker from "../fixtures/test-agent";
+import { BASE, BINDINGS, call, ok, openStream, readEvents, shapeOf, uid, userMessage, waitForTask } from "./helpers";
 
 describe.each(BINDINGS)("operations over %s", (binding) => {
   describe("SendMessage", () => {
@@ -194,19 +197,26 @@ describe.each(BINDINGS)("operations over %s", (binding) => {
     });
   });
 
-  describe("push configs and the extended card, before their issues land", () => {
-    it("answers PushNotificationNotSupported for the four push methods and inline configs", async () => {
+  describe("capabilities the agent does not have", () => {
+    it("without a push queue: the card says so and the push methods answer PushNotificationNotSupported", async () => {
+      // The same Worker, given an environment without the queue binding.
+      const noPush = { ...(env as object), PUSH_QUEUE: undefined } as unknown as A2AEnv;
+      const send = (method: string, params: Record<string, unknown>) => worker.fetch(new Request(`${BASE}/`, {
+        method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      }), noPush).then((r) => r.json() as Promise<any>);
+      const card = (await (await worker.fetch(new Request(`${BASE}/.well-known/agent-card.json`), noPush)).json()) as any;
+      expect(card.capabilities.pushNotifications).toBe(false);
       const { task } = await ok(binding, "SendMessage", { message: userMessage(uid("tck-complete-task")) });
       for (const [method, params] of [
         ["CreateTaskPushNotificationConfig", { taskId: task.id, url: "https://example.com/hook" }],
         ["GetTaskPushNotificationConfig", { taskId: task.id, id: "c1" }],
         ["ListTaskPushNotificationConfigs", { taskId: task.id }],
         ["DeleteTaskPushNotificationConfig", { taskId: task.id, id: "c1" }],
+        ["SendMessage", { message: userMessage(uid("tck-complete-task")), configuration: { taskPushNotificationConfig: { url: "https://example.com/hook" } } }],
       ] as const) {
-        expect((await call(binding, method, params)).error, method).toMatchObject({ code: binding === "rest" ? 400 : -32003, reason: "PUSH_NOTIFICATION_NOT_SUPPORTED" });
+        expect((await send(method, params)).error, method).toMatchObject({ code: -32003, data: [{ reason: "PUSH_NOTIFICATION_NOT_SUPPORTED" }] });
       }
-      const inline = await call(binding, "SendMessage", { message: userMessage(uid("tck-complete-task")), configuration: { taskPushNotificationConfig: { url: "https://example.com/hook" } } });
-      expect(inline.error).toMatchObject({ reason: "PUSH_NOTIFICATION_NOT_SUPPORTED" });
     });
 
     it("answers UnsupportedOperation for GetExtendedAgentCard", async () => {
