@@ -2,7 +2,8 @@
 import { A2AError, jsonRpcFraming, SSE_HEADERS, toJsonRpcError } from "../protocol/index";
 import * as ops from "../server/handler";
 import type { CallContext } from "../server/handler";
-import { checkVersion, isJsonMediaType, jsonResponse, readJsonBody } from "../server/http";
+import { handleJsonRpcV03 } from "../compat/v03";
+import { checkVersion, isJsonMediaType, jsonResponse, readJsonBody, requestedVersion } from "../server/http";
 
 type JsonRpcId = string | number | null;
 type Unary = (cx: CallContext, params: unknown) => Promise<unknown>;
@@ -44,6 +45,11 @@ export async function handleJsonRpc(request: Request, url: URL, cx: CallContext,
     const params = call.params;
     if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params))) {
       throw new A2AError("InvalidParams", "params must be an object");
+    }
+    if (call.method.includes("/")) {
+      // A 0.3 method name (`message/send`): served by the 0.3 translation, unless the client said it speaks 1.x.
+      if (requestedVersion(request, url)?.startsWith("1")) throw new A2AError("MethodNotFound", `Method not found: ${call.method} (a 0.3 method; this request says A2A-Version 1.x)`, { method: call.method });
+      return await handleJsonRpcV03(id, call.method, params, request, cx);
     }
     checkVersion(request, url);
 

@@ -117,9 +117,10 @@ export class Prompter {
     }
     process.stderr.write(question);
     const queued = this.#lines.shift();
-    if (queued !== undefined) return queued;
-    if (this.#closed) return undefined;
-    return new Promise((resolve) => (this.#waiting = resolve));
+    const line = queued ?? (this.#closed ? undefined : await new Promise<string | undefined>((resolve) => (this.#waiting = resolve)));
+    // A piped answer is not echoed by a terminal: show it, so the transcript reads right.
+    if (!process.stdin.isTTY) process.stderr.write(`${line ?? ""}\n`);
+    return line;
   }
 
   close(): void {

@@ -12,7 +12,7 @@ import { connect, type ConnectionFlags } from "./connect";
 import { EXIT, EXIT_HELP, exitForState, reportError, UsageError } from "./exit";
 import { LiveView, Prompter } from "./live";
 import { filePart, dataPart } from "./parts";
-import { cardDetails, colorState, messageText, pushTable, resultText, stateLabel, taskDetails, taskTable } from "./render";
+import { artifactsText, cardDetails, colorState, messageText, pushTable, resultText, stateLabel, taskDetails, taskTable } from "./render";
 
 const VERSION = "0.1.0";
 
@@ -69,10 +69,7 @@ async function send(url: string, words: string[], flags: SendFlags): Promise<num
       }
       const turn = chat.turn;
       if (turn.needsInput && flags.input) {
-        if (!flags.json) {
-          const shown = resultText(turn.task, undefined);
-          if (shown) out(shown);
-        }
+        if (!flags.json) out(artifactsText(turn.task?.artifacts));
         const answer = await prompter.ask(`${turn.text || "The agent needs more input."}\n> `);
         if (answer !== undefined && answer.trim() !== "") {
           content = [{ text: answer }];

@@ -36,8 +36,17 @@ export function partText(part: Part): string {
   return "";
 }
 
+/** Text parts run on (streamed chunks are pieces of one text); other parts go on lines of their own. */
 export function partsText(parts: Part[] | undefined): string {
-  return (parts ?? []).map(partText).join("\n");
+  let out = "";
+  let previousWasText = false;
+  for (const part of parts ?? []) {
+    const isText = part.text !== undefined;
+    if (out !== "" && !(isText && previousWasText) && !out.endsWith("\n")) out += "\n";
+    out += partText(part);
+    previousWasText = isText;
+  }
+  return out;
 }
 
 export function messageText(message: Message | undefined): string {

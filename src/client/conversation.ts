@@ -35,6 +35,8 @@ export interface Turn {
 export interface TurnOptions extends StreamOptions {
   configuration?: SendMessageConfiguration;
   metadata?: Record<string, unknown>;
+  /** The message's id (default: a fresh UUID); reuse one to retry a send the agent may have seen. */
+  messageId?: string;
 }
 
 /** The text parts of a message, joined. */
@@ -87,20 +89,22 @@ export class Conversation {
   }
 
   /** The next user message, with the conversation's ids. */
-  message(content: string | Part[], metadata?: Record<string, unknown>): Message {
+  message(content: string | Part[], metadata?: Record<string, unknown>, messageId?: string): Message {
     const ids: Parameters<typeof userMessage>[1] = {};
     const taskId = this.taskId;
     const contextId = this.contextId;
     if (taskId) ids.taskId = taskId;
     if (contextId) ids.contextId = contextId;
     if (metadata) ids.metadata = metadata;
-    return userMessage(content, ids);
+    const message = userMessage(content, ids);
+    if (messageId) message.messageId = messageId;
+    return message;
   }
 
   /** Sends the next message and waits until the turn settles (SendMessage, blocking). */
   async send(content: string | Part[], options: TurnOptions = {}): Promise<Turn> {
-    const { configuration, metadata, ...call } = options;
-    const params: Parameters<A2AClient["sendMessage"]>[0] = { message: this.message(content) };
+    const { configuration, metadata, messageId, ...call } = options;
+    const params: Parameters<A2AClient["sendMessage"]>[0] = { message: this.message(content, undefined, messageId) };
     if (configuration) params.configuration = configuration;
     if (metadata) params.metadata = metadata;
     const response = await this.#client.sendMessage(params, call);
@@ -111,8 +115,8 @@ export class Conversation {
 
   /** Sends the next message as a stream; the conversation follows the stream's task. */
   stream(content: string | Part[], options: TurnOptions = {}): TaskStream {
-    const { configuration, metadata, ...call } = options;
-    const params: Parameters<A2AClient["sendStreamingMessage"]>[0] = { message: this.message(content) };
+    const { configuration, metadata, messageId, ...call } = options;
+    const params: Parameters<A2AClient["sendStreamingMessage"]>[0] = { message: this.message(content, undefined, messageId) };
     if (configuration) params.configuration = configuration;
     if (metadata) params.metadata = metadata;
     const stream = this.#client.sendStreamingMessage(params, call);

@@ -75,8 +75,8 @@ export async function signNotification(signer: Signer, claims: NotificationClaim
 
 /** base64url(SHA-256(bytes)). */
 export async function sha256(bytes: Uint8Array | string): Promise<string> {
-  const data: Uint8Array<ArrayBuffer> = typeof bytes === "string" ? new TextEncoder().encode(bytes) : new Uint8Array(bytes);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource));
   return base64url(digest);
 }
 

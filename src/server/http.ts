@@ -54,13 +54,19 @@ export function isJsonMediaType(contentType: string | null): boolean {
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
+/** The `A2A-Version` the client asked for (header, else query), or undefined when it named none (= 0.3). */
+export function requestedVersion(request: Request, url: URL): string | undefined {
+  const raw = request.headers.get("a2a-version") ?? url.searchParams.get("A2A-Version") ?? url.searchParams.get("a2a-version");
+  const value = raw?.trim();
+  return value ? value : undefined;
+}
+
 /**
  * `A2A-Version` from the header or the query, compared as Major.Minor. A missing version means 0.3
  * (spec §3.6.2), which this interface does not serve.
  */
 export function checkVersion(request: Request, url: URL): void {
-  const raw = request.headers.get("a2a-version") ?? url.searchParams.get("A2A-Version") ?? url.searchParams.get("a2a-version");
-  const value = raw?.trim() ?? "";
+  const value = requestedVersion(request, url) ?? "";
   const match = /^v?(\d+)(?:\.(\d+))?(?:\.\d+)*$/.exec(value);
   const requested = value === "" ? "0.3" : value;
   if (!match || match[1] !== "1" || (match[2] ?? "0") !== "0") {
