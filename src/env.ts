@@ -12,6 +12,10 @@ export interface A2AEnv {
   /** Push delivery: the queue producer, and the private JWK that signs notifications. */
   PUSH_QUEUE?: Queue<PushPointer>;
   PUSH_SIGNING_JWK?: string;
+  /** The private JWK that signs the Agent Card (optional). */
+  CARD_SIGNING_JWK?: string;
+  /** Browser origins allowed to call the API: "*" or a comma list (default: none; the card is always public). */
+  CORS_ORIGINS?: string;
   /** The key before the last rotation: still published in the JWKS. */
   PUSH_SIGNING_JWK_PREVIOUS?: string;
   /** "true" allows http and loopback webhooks. Local testing and the conformance kit only — never in production. */

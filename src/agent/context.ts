@@ -21,6 +21,7 @@ export interface RunFacts {
   caller: Principal;
   acceptedOutputModes: readonly string[] | undefined;
   signal: AbortSignal;
+  extensions: readonly string[];
 }
 
 export function toParts(content: Content): Part[] {
@@ -56,6 +57,7 @@ export function createAgentContext(host: RunHost, facts: RunFacts): AgentContext
     caller: facts.caller,
     acceptedOutputModes: facts.acceptedOutputModes,
     signal: facts.signal,
+    extensions: facts.extensions,
     agentMessage,
     status,
     reply(content) {

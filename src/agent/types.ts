@@ -1,4 +1,6 @@
 /** What an agent author writes against: the definition, the executor and its context. */
+import type { JSONWebKeySet, JWTPayload } from "jose";
+import type { A2AEnv } from "../env";
 import type { AgentCapabilities, AgentExtension, AgentSkill, Message, Part, SecurityRequirement, SecurityScheme, Task, TaskState } from "../protocol/index";
 
 /** The authenticated caller. `id` scopes tasks: a caller sees only its own. */
@@ -46,6 +48,8 @@ export interface AgentContext {
   readonly acceptedOutputModes: readonly string[] | undefined;
   /** Aborted when the task is canceled or its deadline passes. */
   readonly signal: AbortSignal;
+  /** URIs of the declared extensions the client activated (A2A-Extensions). */
+  readonly extensions: readonly string[];
 
   /** Answers with a bare Message and no task. Only as the first emission; on an existing task it completes it. */
   reply(content: Content): void;
@@ -68,6 +72,31 @@ export type Executor = (context: AgentContext) => void | Promise<void>;
 /** Called when a client cancels; the run's `signal` is aborted first. The task then ends CANCELED. */
 export type CancelHandler = (context: AgentContext) => void | Promise<void>;
 
+/** How to check tokens of one JWT-based scheme (HTTP Bearer, OAuth2, OpenID Connect). */
+export interface JwtVerification {
+  /** Where the signing keys are (not needed for OpenID Connect: discovered), or the keys themselves. */
+  jwksUrl?: string;
+  keys?: JSONWebKeySet;
+  /** Expected `iss` (OpenID Connect: from discovery unless given). */
+  issuer?: string | string[];
+  /** Expected `aud`. */
+  audience: string | string[];
+  /** Accepted algorithms (default: RS256, PS256, ES256, ES384, EdDSA, Ed25519 — never `none`, never HMAC). */
+  algorithms?: string[];
+  /** Allowed clock skew in seconds (default 30). */
+  clockToleranceSeconds?: number;
+  /** The caller's id from the claims (default: `sub`). */
+  callerId?: (claims: JWTPayload) => string | undefined;
+}
+
+/** How each scheme of the card is checked, by scheme name. Values may depend on the environment. */
+export interface AuthConfig {
+  [schemeName: string]:
+    | { jwt: JwtVerification | ((env: A2AEnv) => JwtVerification) }
+    /** API keys: key → caller id (e.g. from a secret holding JSON). */
+    | { apiKeys: (env: A2AEnv) => Record<string, string> | undefined };
+}
+
 /** The Agent Card facts an author gives; interfaces, capabilities and defaults are filled in. */
 export interface AgentCardFacts {
   name: string;
@@ -81,7 +110,9 @@ export interface AgentCardFacts {
   defaultInputModes?: string[];
   /** Default ["text/plain"]. */
   defaultOutputModes?: string[];
-  capabilities?: Pick<AgentCapabilities, "streaming"> & { extensions?: AgentExtension[] };
+  capabilities?: Pick<AgentCapabilities, "streaming" | "extendedAgentCard"> & { extensions?: AgentExtension[] };
+  /** A tenant the interfaces declare: clients then send it with every request. */
+  tenant?: string;
   securitySchemes?: Record<string, SecurityScheme>;
   securityRequirements?: SecurityRequirement[];
 }
@@ -103,6 +134,8 @@ export interface AgentOptions {
   maxPushConfigsPerTask?: number;
   /** Delivery attempts per notification before it is given up (default 8); env PUSH_MAX_ATTEMPTS overrides. */
   pushMaxAttempts?: number;
+  /** Browser origins allowed to call the API ("*" for any); env CORS_ORIGINS overrides. Default: none. */
+  corsOrigins?: string[];
   /** The dead-letter queue's name (default "a2a-push-dlq"): its messages are recorded as given up. */
   pushDeadLetterQueue?: string;
 }
@@ -111,5 +144,12 @@ export interface AgentDefinition {
   card: AgentCardFacts;
   execute: Executor;
   cancel?: CancelHandler;
+  /** How each security scheme the card declares is verified (by scheme name). */
+  auth?: AuthConfig;
+  /**
+   * The authenticated extended card (GetExtendedAgentCard): facts that replace the public card's, the
+   * same for every caller or computed per caller.
+   */
+  extendedCard?: Partial<AgentCardFacts> | ((caller: Principal, env: A2AEnv) => Partial<AgentCardFacts> | Promise<Partial<AgentCardFacts>>);
   options?: AgentOptions;
 }

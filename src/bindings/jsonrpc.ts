@@ -52,6 +52,7 @@ export async function handleJsonRpc(request: Request, url: URL, cx: CallContext,
       return await handleJsonRpcV03(id, call.method, params, request, cx);
     }
     checkVersion(request, url);
+    ops.checkExtensions(cx);
 
     const unary = UNARY[call.method];
     if (unary) return jsonResponse({ jsonrpc: "2.0", id, result: (await unary(cx, params)) ?? null }, 200);

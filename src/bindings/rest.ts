@@ -70,6 +70,7 @@ async function runRest(request: Request & { params: Record<string, string> }, cx
     for (const [key, value] of Object.entries(request.params)) path[key] = decodeURIComponent(value);
     const callCx: CallContext = path.tenant === undefined ? cx : { ...cx, pathTenant: path.tenant };
     checkVersion(request, url);
+    ops.checkExtensions(callCx);
     if (request.method === "POST") {
       const contentType = request.headers.get("content-type");
       // A body-less POST (`:cancel`, `:subscribe`) may omit Content-Type (reference §6).

@@ -32,6 +32,9 @@ export const ERRORS = {
   PayloadTooLarge: { code: -32600, http: 413, status: "INVALID_ARGUMENT", reason: "PAYLOAD_TOO_LARGE", message: "Request body is too large" },
   // The conformance kit expects -32005 for a JSON-RPC body that is not JSON; REST says 415.
   UnsupportedMediaType: { code: -32005, http: 415, status: "INVALID_ARGUMENT", reason: "CONTENT_TYPE_NOT_SUPPORTED", message: "Content-Type must be application/json or application/a2a+json" },
+  // Authentication and authorization, answered before any dispatch (reference §4.13, §9 #27).
+  Unauthenticated: { code: -32600, http: 401, status: "UNAUTHENTICATED", reason: "UNAUTHENTICATED", message: "Authentication required" },
+  PermissionDenied: { code: -32600, http: 403, status: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: "Permission denied" },
   MethodNotAllowed: { code: -32601, http: 405, status: "UNIMPLEMENTED", reason: "METHOD_NOT_ALLOWED", message: "HTTP method not allowed on this path" },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -5,13 +5,14 @@
 import type { AgentDefinition, Principal } from "../agent/types";
 import { envNumber, pushEnabled, type A2AEnv } from "../env";
 import { checkWebhookUrl, UnsafeUrlError } from "../push/url-guard";
+import { buildCard, declaresExtendedCard, signedIfConfigured } from "./card";
 import {
   A2AError, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, GetExtendedAgentCardRequestSchema,
   GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushDeliveriesRequestSchema,
   ListTaskPushNotificationConfigsRequestSchema, ListTasksRequestSchema, parseParams, SendMessageRequestSchema,
   SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema,
   type Framing, type ListTaskPushNotificationConfigsResponse, type ListTasksResponse, type SendMessageResponse, type Task,
-  type TaskPushNotificationConfig,
+  type AgentCard, type TaskPushNotificationConfig,
 } from "../protocol/index";
 import type { IndexQuery } from "../task/index-object";
 import { indexStub, taskStub } from "../task/names";
@@ -25,10 +26,27 @@ export interface CallContext {
   baseUrl: string;
   /** The REST path's tenant; it wins over a tenant in the body (reference §4.11). */
   pathTenant?: string;
+  /** Declared extensions the client activated, and required ones it did not ask for. */
+  extensions: { active: string[]; missingRequired: string[] };
 }
 
+/** Tenant names that would collide with the HTTP+JSON routes (reference §9 #21). */
+const RESERVED_TENANTS = new Set(["tasks", "message", "extendedAgentCard", "v1", ".well-known", "pushNotificationConfigs"]);
+
 function tenantOf(cx: CallContext, requested: string | undefined): string {
-  return cx.pathTenant ?? requested ?? "";
+  const tenant = cx.pathTenant ?? requested ?? "";
+  if (RESERVED_TENANTS.has(tenant) || tenant.includes("/") || tenant.includes(":") || tenant.length > 128) {
+    throw new A2AError("InvalidParams", `"${tenant.slice(0, 40)}" cannot be a tenant: it is reserved or malformed`, undefined, [{ field: "tenant", description: "reserved or malformed" }]);
+  }
+  return tenant;
+}
+
+/** Called by both bindings before dispatch: a required extension the client did not request is refused. */
+export function checkExtensions(cx: CallContext): void {
+  const missing = cx.extensions.missingRequired;
+  if (missing.length) {
+    throw new A2AError("ExtensionSupportRequired", `This agent requires the extension ${missing.join(", ")}; request it with the A2A-Extensions header`, { extensions: missing.join(",") });
+  }
 }
 
 function unwrap<T>(outcome: Outcome<T>): T {
@@ -60,7 +78,7 @@ function parseSend(cx: CallContext, params: unknown) {
 function sendInput(cx: CallContext, send: ReturnType<typeof parseSend>) {
   return {
     taskId: send.taskId, isNew: send.isNew, request: send.request, tenant: send.tenant, caller: cx.caller,
-    agentUrl: cx.baseUrl, ...(send.pushConfig ? { pushConfig: send.pushConfig } : {}),
+    agentUrl: cx.baseUrl, extensions: cx.extensions.active, ...(send.pushConfig ? { pushConfig: send.pushConfig } : {}),
   };
 }
 
@@ -238,7 +256,14 @@ function decodeOffset(token: string): number {
   return offset;
 }
 
-export async function getExtendedAgentCard(_cx: CallContext, params: unknown): Promise<never> {
+export async function getExtendedAgentCard(cx: CallContext, params: unknown): Promise<AgentCard> {
   parseParams(GetExtendedAgentCardRequestSchema, params);
-  throw new A2AError("UnsupportedOperation", "This agent has no extended agent card (capabilities.extendedAgentCard is false)");
+  const { definition } = cx;
+  if (!declaresExtendedCard(definition)) {
+    throw new A2AError("UnsupportedOperation", "This agent has no extended agent card (capabilities.extendedAgentCard is false)");
+  }
+  if (!definition.extendedCard) throw new A2AError("ExtendedAgentCardNotConfigured");
+  const extra = typeof definition.extendedCard === "function" ? await definition.extendedCard(cx.caller, cx.env) : definition.extendedCard;
+  const card = buildCard({ ...definition, card: { ...definition.card, ...extra } }, cx.baseUrl, pushEnabled(cx.env));
+  return signedIfConfigured(card, cx.env);
 }

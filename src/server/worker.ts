@@ -8,10 +8,11 @@ import { handleJsonRpc } from "../bindings/jsonrpc";
 import { registerRestRoutes, restError, type RouteArgs } from "../bindings/rest";
 import { envNumber, pushEnabled, type A2AEnv } from "../env";
 import { JWKS_PATH, loadSigner } from "../push/signing";
-import { A2AError } from "../protocol/index";
+import { A2AError, toJsonRpcError } from "../protocol/index";
+import { Authenticator, challengeOf } from "./auth";
 import { CardEndpoint } from "./card";
 import type { CallContext } from "./handler";
-import { DEFAULT_MAX_BODY_BYTES } from "./http";
+import { DEFAULT_MAX_BODY_BYTES, jsonResponse } from "./http";
 
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 export const JSONRPC_PATH = "/";
@@ -20,29 +21,55 @@ export interface AgentWorker {
   fetch(request: Request, env: A2AEnv, ctx?: ExecutionContext): Promise<Response>;
 }
 
+const CORS_ALLOW_HEADERS = ["content-type", "authorization", "a2a-version", "a2a-extensions", "last-event-id", "x-api-key", "if-none-match"];
+const CORS_EXPOSE_HEADERS = "etag, last-modified, cache-control, a2a-version, a2a-extensions, retry-after, www-authenticate";
+
 export function createWorker(definition: AgentDefinition): AgentWorker {
   const card = new CardEndpoint(definition);
+  const auth = new Authenticator(definition);
+  // The card and the JWKS are public to every origin; the API only to the origins configured.
   const { preflight, corsify } = cors({
-    origin: "*",
+    origin: (origin: string) => (origin && allowedOrigin(origin, currentOrigins) ? origin : undefined),
     allowMethods: ["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
-    allowHeaders: ["content-type", "authorization", "a2a-version", "a2a-extensions", "last-event-id", "x-api-key", "if-none-match"],
-    exposeHeaders: ["etag", "last-modified", "cache-control", "a2a-version", "a2a-extensions", "retry-after", "www-authenticate"],
+    allowHeaders: CORS_ALLOW_HEADERS,
+    exposeHeaders: CORS_EXPOSE_HEADERS,
     maxAge: 86400,
   });
+  let currentOrigins: string[] = [];
+
+  /** Authenticates every A2A operation before any dispatch; the card and the keys stay public. */
+  const authenticate = async (request: IRequest, cx: CallContext): Promise<Response | undefined> => {
+    if (request.method === "OPTIONS") return undefined;
+    const { pathname } = new URL(request.url);
+    if (pathname === AGENT_CARD_PATH || pathname === JWKS_PATH) return undefined;
+    try {
+      cx.caller = await auth.authenticate(request as unknown as Request, cx.env);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof A2AError)) throw error;
+      const response = isJsonRpc(request as unknown as Request)
+        ? jsonResponse({ jsonrpc: "2.0", id: null, error: toJsonRpcError(error) }, error.spec.http)
+        : restError(request as unknown as Request, error);
+      const challenge = challengeOf(error);
+      if (challenge) response.headers.set("www-authenticate", challenge);
+      return response;
+    }
+  };
+
   const router = Router<IRequest, RouteArgs>({
-    before: [preflight],
+    before: [preflight, authenticate],
     catch: (error, request) => restError(request as unknown as Request, error instanceof A2AError ? error : internal(error)),
     finally: [corsify],
   });
 
-  const cardRoute = (request: IRequest, cx: CallContext) => card.respond(request as unknown as Request, cx.baseUrl, pushEnabled(cx.env));
+  const cardRoute = (request: IRequest, cx: CallContext) => card.respond(request as unknown as Request, cx.baseUrl, cx.env);
   router.get(AGENT_CARD_PATH, cardRoute);
   router.head(AGENT_CARD_PATH, cardRoute);
   // The public keys that verify our push notifications' signatures.
   router.get(JWKS_PATH, async (_request, cx: CallContext) => {
     const signer = loadSigner(cx.env);
     const body = signer ? (await signer).jwks : { keys: [] };
-    return new Response(JSON.stringify(body), { headers: { "content-type": "application/json", "cache-control": "public, max-age=300" } });
+    return new Response(JSON.stringify(body), { headers: { "content-type": "application/json", "cache-control": "public, max-age=300", "access-control-allow-origin": "*" } });
   });
   router.post(JSONRPC_PATH, (request, cx, maxBodyBytes) =>
     handleJsonRpc(request as unknown as Request, new URL(request.url), cx, maxBodyBytes));
@@ -58,15 +85,51 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
   return {
     async fetch(request, env) {
       const baseUrl = env.PUBLIC_BASE_URL ?? definition.options?.publicBaseUrl ?? new URL(request.url).origin;
-      const cx: CallContext = { env, definition, caller: ANONYMOUS, baseUrl };
+      const cx: CallContext = { env, definition, caller: ANONYMOUS, baseUrl, extensions: requestedExtensions(request, definition) };
       const maxBodyBytes = envNumber(env.MAX_BODY_BYTES, definition.options?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      currentOrigins = corsOrigins(env, definition);
       try {
-        const response = (await router.fetch(normalizeColons(request), cx, maxBodyBytes)) as Response | undefined;
-        return response ?? restError(request, new A2AError("MethodNotFound"));
+        const response = ((await router.fetch(normalizeColons(request), cx, maxBodyBytes)) as Response | undefined)
+          ?? restError(request, new A2AError("MethodNotFound"));
+        if (response.headers.has("access-control-allow-origin") && response.status !== 204) {
+          response.headers.set("access-control-expose-headers", CORS_EXPOSE_HEADERS);
+        }
+        if (cx.extensions.active.length) response.headers.set("a2a-extensions", cx.extensions.active.join(", "));
+        return response;
       } catch (error) {
         return restError(request, internal(error));
       }
     },
+  };
+}
+
+function isJsonRpc(request: Request): boolean {
+  return request.method === "POST" && /^\/+$/.test(new URL(request.url).pathname);
+}
+
+/** Allowed browser origins for the API: CORS_ORIGINS ("*" or a comma list), else options.corsOrigins, else none. */
+function corsOrigins(env: A2AEnv, definition: AgentDefinition): string[] {
+  if (env.CORS_ORIGINS !== undefined) return env.CORS_ORIGINS.split(",").map((o) => o.trim()).filter(Boolean);
+  return definition.options?.corsOrigins ?? [];
+}
+
+function allowedOrigin(origin: string, allowed: string[]): boolean {
+  return allowed.includes("*") || allowed.includes(origin);
+}
+
+/**
+ * The extensions the client asked for (`A2A-Extensions`, or 0.3's `X-A2A-Extensions`) that this agent
+ * declares, and the required ones it did not ask for.
+ */
+function requestedExtensions(request: Request, definition: AgentDefinition): CallContext["extensions"] {
+  const declared = definition.card.capabilities?.extensions ?? [];
+  if (!declared.length) return { active: [], missingRequired: [] };
+  const header = request.headers.get("a2a-extensions") ?? request.headers.get("x-a2a-extensions") ?? "";
+  const requested = new Set(header.split(",").map((uri) => uri.trim()).filter(Boolean));
+  const uris = declared.filter((e) => e.uri).map((e) => ({ uri: e.uri!, required: e.required === true }));
+  return {
+    active: uris.filter((e) => requested.has(e.uri)).map((e) => e.uri),
+    missingRequired: uris.filter((e) => e.required && !requested.has(e.uri)).map((e) => e.uri),
   };
 }
 

@@ -36,6 +36,8 @@ export interface SendInput extends Access {
   pushConfig?: TaskPushNotificationConfig;
   /** The agent's public URL, the issuer of its push notifications. */
   agentUrl: string;
+  /** Extensions the client activated. */
+  extensions: string[];
   /** True when the worker minted taskId for a new task. */
   isNew: boolean;
   request: SendMessageRequest;
@@ -331,6 +333,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       caller: input.caller,
       acceptedOutputModes: input.request.configuration?.acceptedOutputModes,
       signal: controller.signal,
+      extensions: input.extensions,
     });
     const run: Run = { controller, context, deadline: Date.now() + this.#deadlineMs(), live: true, stopping: false, startSeq: this.#stored?.lastSeq ?? 0, release };
     this.#run = run;
