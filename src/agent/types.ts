@@ -117,6 +117,27 @@ export interface AgentCardFacts {
   securityRequirements?: SecurityRequirement[];
 }
 
+export interface Limits {
+  /** Parts in one message (default 100). */
+  partsPerMessage: number;
+  /** Characters in one text part (default 1,000,000). */
+  textLength: number;
+  /** Bytes of JSON in a message's and a request's metadata together (default 64 KiB). */
+  metadataBytes: number;
+  /** Tasks one caller may have that are not terminal (default 1000). */
+  activeTasksPerCaller: number;
+  /** Open streams on one task (default 1000). */
+  subscribersPerTask: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  partsPerMessage: 100,
+  textLength: 1_000_000,
+  metadataBytes: 64 * 1024,
+  activeTasksPerCaller: 1000,
+  subscribersPerTask: 1000,
+};
+
 export interface AgentOptions {
   /** Largest accepted request body in bytes (default 4 MiB); env MAX_BODY_BYTES overrides. */
   maxBodyBytes?: number;
@@ -134,10 +155,18 @@ export interface AgentOptions {
   maxPushConfigsPerTask?: number;
   /** Delivery attempts per notification before it is given up (default 8); env PUSH_MAX_ATTEMPTS overrides. */
   pushMaxAttempts?: number;
+  /** Limits on what clients send; each refusal says which limit. */
+  limits?: Partial<Limits>;
   /** Browser origins allowed to call the API ("*" for any); env CORS_ORIGINS overrides. Default: none. */
   corsOrigins?: string[];
   /** The dead-letter queue's name (default "a2a-push-dlq"): its messages are recorded as given up. */
   pushDeadLetterQueue?: string;
+  /**
+   * Serve the hybrid Agent Card that A2A 0.3 clients can read too (default false; env A2A_V03_COMPAT
+   * "true" / "false" overrides). 0.3 requests are answered either way; this only adds the 0.3 fields to
+   * the card, which the v1.0 conformance kit's strict card schema would refuse.
+   */
+  v03Compat?: boolean;
 }
 
 export interface AgentDefinition {

@@ -2,7 +2,7 @@
  * The eleven A2A operations, transport-neutral and in one place: validation, ids, blocking vs
  * returnImmediately, capability gates, tenants and caller scoping. Bindings only translate wire formats.
  */
-import type { AgentDefinition, Principal } from "../agent/types";
+import { DEFAULT_LIMITS, type AgentDefinition, type Limits, type Principal } from "../agent/types";
 import { envNumber, pushEnabled, type A2AEnv } from "../env";
 import { checkWebhookUrl, UnsafeUrlError } from "../push/url-guard";
 import { buildCard, declaresExtendedCard, signedIfConfigured } from "./card";
@@ -12,7 +12,7 @@ import {
   ListTaskPushNotificationConfigsRequestSchema, ListTasksRequestSchema, parseParams, SendMessageRequestSchema,
   SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema,
   type Framing, type ListTaskPushNotificationConfigsResponse, type ListTasksResponse, type SendMessageResponse, type Task,
-  type AgentCard, type TaskPushNotificationConfig,
+  type AgentCard, type SendMessageRequest, type TaskPushNotificationConfig,
 } from "../protocol/index";
 import type { IndexQuery } from "../task/index-object";
 import { indexStub, taskStub } from "../task/names";
@@ -60,8 +60,29 @@ function requireStreaming(cx: CallContext): void {
   }
 }
 
+function limitsOf(cx: CallContext): Limits {
+  return { ...DEFAULT_LIMITS, ...cx.definition.options?.limits };
+}
+
+/** The size limits of one incoming message, each with its own clear refusal. */
+function checkMessageLimits(limits: Limits, request: SendMessageRequest): void {
+  const { message } = request;
+  const refuse = (field: string, description: string) => {
+    throw new A2AError("InvalidParams", `Invalid parameters: ${field} ${description}`, { limit: description }, [{ field, description }]);
+  };
+  if (message.parts.length > limits.partsPerMessage) refuse("message.parts", `has more than ${limits.partsPerMessage} parts`);
+  message.parts.forEach((part, i) => {
+    if (part.text !== undefined && part.text.length > limits.textLength) refuse(`message.parts.${i}.text`, `is longer than ${limits.textLength} characters`);
+  });
+  if (message.metadata || request.metadata) {
+    const bytes = JSON.stringify(message.metadata ?? {}).length + JSON.stringify(request.metadata ?? {}).length;
+    if (bytes > limits.metadataBytes) refuse("metadata", `is larger than ${limits.metadataBytes} bytes`);
+  }
+}
+
 function parseSend(cx: CallContext, params: unknown) {
   const request = parseParams(SendMessageRequestSchema, params);
+  checkMessageLimits(limitsOf(cx), request);
   const configuration = request.configuration;
   const inline = configuration?.taskPushNotificationConfig ?? configuration?.pushNotificationConfig;
   const givenTaskId = request.message.taskId;
@@ -82,14 +103,26 @@ function sendInput(cx: CallContext, send: ReturnType<typeof parseSend>) {
   };
 }
 
+/** A caller may have only so many tasks that are not terminal; the index knows how many. */
+async function checkActiveTasks(cx: CallContext, send: ReturnType<typeof parseSend>): Promise<void> {
+  if (!send.isNew) return;
+  const limit = limitsOf(cx).activeTasksPerCaller;
+  const active = await indexStub(cx.env, send.tenant, cx.caller.id).activeCount(limit);
+  if (active >= limit) {
+    throw new A2AError("LimitExceeded", `You have ${limit} tasks in progress, the most allowed; wait for some to finish or cancel them`, { limit: String(limit) });
+  }
+}
+
 export async function sendMessage(cx: CallContext, params: unknown): Promise<SendMessageResponse> {
   const send = parseSend(cx, params);
+  await checkActiveTasks(cx, send);
   return unwrap(await taskStub(cx.env, send.tenant, send.taskId).sendMessage(sendInput(cx, send), send.immediate ? "immediate" : "blocking"));
 }
 
 export async function sendStreamingMessage(cx: CallContext, params: unknown, framing: Framing): Promise<ReadableStream<Uint8Array>> {
   requireStreaming(cx);
   const send = parseSend(cx, params);
+  await checkActiveTasks(cx, send);
   return unwrap(await taskStub(cx.env, send.tenant, send.taskId).sendStreamingMessage(sendInput(cx, send), framing));
 }
 

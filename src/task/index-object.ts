@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   status_time INTEGER NOT NULL, seq INTEGER NOT NULL, head TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS tasks_by_time ON tasks (status_time DESC, task_id DESC);
 CREATE INDEX IF NOT EXISTS tasks_by_context ON tasks (context_id, status_time DESC, task_id DESC);
+CREATE INDEX IF NOT EXISTS tasks_by_state ON tasks (state);
 `;
 
 export class TaskIndexObject extends DurableObject<A2AEnv> {
@@ -63,6 +64,14 @@ export class TaskIndexObject extends DurableObject<A2AEnv> {
        WHERE excluded.seq >= tasks.seq`,
       entry.taskId, entry.contextId, entry.state, entry.statusTime, entry.seq, entry.headJson,
     );
+  }
+
+  /** How many of this caller's tasks are not terminal (counting stops at `cap`). */
+  activeCount(cap: number): number {
+    return this.#sql.exec<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED') LIMIT ?)`,
+      cap,
+    ).one().n;
   }
 
   list(query: IndexQuery): IndexPage {

@@ -6,7 +6,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { createAgentContext } from "../agent/context";
-import type { AgentContext, AgentDefinition, Principal } from "../agent/types";
+import { DEFAULT_LIMITS, type AgentContext, type AgentDefinition, type Principal } from "../agent/types";
 import { envNumber, type A2AEnv } from "../env";
 import {
   A2AError, closesStream, isSettled, isTerminal, nowTimestamp,
@@ -17,7 +17,7 @@ import type { IndexEntry } from "./index-object";
 import { IndexSync } from "./index-sync";
 import { indexStub } from "./names";
 import { PushOutbox, type PushEvents } from "./push-outbox";
-import type { Delivery, DeliveryState } from "./push-store";
+import type { Delivery, DeliveryState, PushVersion } from "./push-store";
 import { applyEvent, withHistoryLength } from "./reducer";
 import { TaskStore, type StoredTask, type TaskOwner } from "./store";
 import { Subscribers } from "./subscribers";
@@ -78,6 +78,9 @@ export interface PushPayload {
   agentUrl: string;
   eventJson: string;
   attempts: number;
+  /** The config's protocol version; a 0.3 config is sent the task itself (`task`), not the event. */
+  version: PushVersion;
+  task?: Task;
 }
 
 export class TaskObjectBase extends DurableObject<A2AEnv> {
@@ -162,6 +165,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       if (afterSeq === undefined && terminal) {
         throw new A2AError("UnsupportedOperation", `Task is already ${stored.task.status.state}; nothing to subscribe to`, { taskId: stored.task.id });
       }
+      this.#checkSubscriberRoom();
       const { id, readable } = this.#subs.open(framing);
       if (afterSeq === undefined) this.#subs.send(id, stored.lastSeq, JSON.stringify({ task: stored.task }));
       else for (const event of this.#store.eventsAfter(afterSeq)) this.#subs.send(id, event.seq, event.json);
@@ -238,14 +242,15 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
 
   /** For the queue consumer: the config and stored event of one delivery, unless it is settled or its config is gone. */
   pushPayload(configId: string, seq: number): PushPayload | null {
-    if (!this.#load()) return null;
+    const stored = this.#load();
+    if (!stored) return null;
     const state = this.#push.store.state(configId, seq);
     const found = this.#push.store.get(configId);
     if (!found || (state !== "pending" && state !== "queued")) return null;
     const event = this.#store.eventsAfter(seq - 1)[0];
     if (!event || event.seq !== seq) return null;
     const attempts = this.#push.store.deliveries(configId).find((d) => d.seq === seq)?.attempts ?? 0;
-    return { config: found.config, agentUrl: found.agentUrl, eventJson: event.json, attempts };
+    return { config: found.config, agentUrl: found.agentUrl, eventJson: event.json, attempts, version: found.version, ...(found.version === "0.3" ? { task: stored.task } : {}) };
   }
 
   /** For the queue consumer: the outcome of one attempt. `queued` means it will be retried. */
@@ -278,6 +283,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       }
       let readable: ReadableStream<Uint8Array> | undefined;
       if (how.framing) {
+        this.#checkSubscriberRoom();
         // A send stream ends at INPUT_REQUIRED (the client answers with a new send); subscriptions follow to the end.
         const sub = this.#subs.open(how.framing, { endsAtInterrupt: true });
         readable = sub.readable;
@@ -453,6 +459,11 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       throw new A2AError("TaskNotFound", `Task ${access.taskId} not found`, { taskId: access.taskId });
     }
     return stored;
+  }
+
+  #checkSubscriberRoom(): void {
+    const limit = { ...DEFAULT_LIMITS, ...this.#definition.options?.limits }.subscribersPerTask;
+    if (this.#subs.size >= limit) throw new A2AError("LimitExceeded", `This task already has ${limit} open streams, the most allowed`, { limit: String(limit) });
   }
 
   #deadlineMs(): number {
