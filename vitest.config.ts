@@ -34,7 +34,7 @@ export default defineConfig({
               PUSH_SIGNING_JWK: pushKey.privateJwk,
               TEST_JWKS: idpKey.jwks,
               TEST_IDP_PRIVATE_JWK: idpKey.privateJwk,
-              API_KEYS: JSON.stringify({ "key-alice": "alice", "key-bob": "bob" }),
+              API_KEYS: JSON.stringify({ "key-alice": "alice", "key-bob": "bob", "key-busy": "busy", "key-watcher": "watcher" }),
               CARD_SIGNING_JWK: cardKey.privateJwk,
               TEST_CARD_JWKS: cardKey.jwks,
             },

@@ -1,0 +1,45 @@
+/** Limits, each with its own clear refusal (the secure agent sets small ones). */
+import { describe, expect, it } from "vitest";
+import { message, rest } from "./helpers";
+
+const error = async (response: Response) => ((await response.json()) as any).error;
+
+describe("limits", () => {
+  it("refuses too many parts, too long a text and too much metadata, naming the field", async () => {
+    const KEY = { "x-api-key": "key-alice" };
+    const parts = await rest("POST", "/message:send", KEY, { message: { ...message(), parts: [{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }] } });
+    expect(parts.status).toBe(400);
+    expect((await error(parts)).message).toMatch(/message\.parts has more than 3 parts/);
+    const text = await rest("POST", "/message:send", KEY, { message: message("x".repeat(201)) });
+    expect((await error(text)).message).toMatch(/message\.parts\.0\.text is longer than 200 characters/);
+    const metadata = await rest("POST", "/message:send", KEY, { message: message(), metadata: { blob: "y".repeat(400) } });
+    expect((await error(metadata)).message).toMatch(/metadata is larger than 300 bytes/);
+  });
+
+  it("caps the tasks one caller has in progress, and frees room when one ends", async () => {
+    const BUSY = { "x-api-key": "key-busy" };
+    const open: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const sent = (await (await rest("POST", "/message:send", BUSY, { message: message("wait", { messageId: `tck-input-required-${crypto.randomUUID()}` }) })).json()) as any;
+      open.push(sent.task.id);
+    }
+    const refused = await rest("POST", "/message:send", BUSY, { message: message() });
+    expect(refused.status).toBe(429);
+    expect((await error(refused)).details[0].reason).toBe("LIMIT_EXCEEDED");
+    // Continuing an existing task is not a new task.
+    expect((await rest("POST", "/message:send", BUSY, { message: message("answer", { taskId: open[0] }) })).status).toBe(200);
+    await rest("POST", `/tasks/${open[1]}:cancel`, BUSY, {});
+    expect((await rest("POST", "/message:send", BUSY, { message: message() })).status).toBe(200);
+  });
+
+  it("caps open streams per task", async () => {
+    const KEY = { "x-api-key": "key-watcher" };
+    const sent = (await (await rest("POST", "/message:send", KEY, { message: message("wait", { messageId: `tck-input-required-${crypto.randomUUID()}` }) })).json()) as any;
+    const streams = [await rest("POST", `/tasks/${sent.task.id}:subscribe`, KEY, {}), await rest("POST", `/tasks/${sent.task.id}:subscribe`, KEY, {})];
+    expect(streams.map((s) => s.status)).toEqual([200, 200]);
+    const third = await rest("POST", `/tasks/${sent.task.id}:subscribe`, KEY, {});
+    expect(third.status).toBe(429);
+    expect((await error(third)).message).toMatch(/already has 2 open streams/);
+    for (const s of streams) await s.body!.cancel();
+  });
+});
