@@ -7,7 +7,7 @@
  *   a2a list http://localhost:8787
  */
 import { Command, Option } from "commander";
-import { A2AClient, type Part } from "../client/index";
+import { A2AClient, A2AClientError, type Part } from "../client/index";
 import { connect, type ConnectionFlags } from "./connect";
 import { EXIT, EXIT_HELP, exitForState, reportError, UsageError } from "./exit";
 import { LiveView, Prompter } from "./live";
@@ -92,7 +92,17 @@ async function send(url: string, words: string[], flags: SendFlags): Promise<num
 async function watch(url: string, taskId: string, flags: ConnectionFlags & { lastEventId?: string }): Promise<number> {
   const client = await connect(url, flags);
   const stream = client.subscribeToTask({ id: taskId }, flags.lastEventId ? { lastEventId: flags.lastEventId } : {});
-  await new LiveView({ json: Boolean(flags.json) }).follow(stream, { stopAtInterruptedSnapshot: true });
+  try {
+    await new LiveView({ json: Boolean(flags.json) }).follow(stream, { stopAtInterruptedSnapshot: true });
+  } catch (error) {
+    // A finished task cannot be subscribed to: show how it ended instead.
+    if (!(error instanceof A2AClientError && error.type === "UnsupportedOperation" && stream.task === undefined)) throw error;
+    const task = await client.getTask({ id: taskId });
+    if (flags.json) out(JSON.stringify({ task }));
+    else out(resultText(task, undefined));
+    process.stderr.write(`${colorState(task.status.state)}  task ${taskId}\n`);
+    return exitForState(task.status.state);
+  }
   if (!flags.json) {
     out(resultText(stream.task, undefined));
     process.stderr.write(`${colorState(stream.state)}  task ${taskId}\n`);

@@ -14,7 +14,7 @@ import type {
 import type { CredentialProvider } from "./auth";
 import { fetchAgentCard, selectInterface, type Binding } from "./card";
 import { Conversation } from "./conversation";
-import { invalidResponse } from "./errors";
+import { A2AClientError, invalidResponse } from "./errors";
 import { HttpSession, type Fetch } from "./http";
 import { JsonRpcTransport } from "./jsonrpc";
 import { RestTransport } from "./rest";
@@ -36,7 +36,7 @@ export interface ClientOptions {
   resume?: ResumeOptions | false;
   /** GetTask polling when the card says the agent does not stream. */
   polling?: PollOptions;
-  /** When the card offers an extended card, fetch it (authenticated) and use it instead. */
+  /** When the card offers an extended card, fetch it (with the credentials) and use it instead; kept public if refused. */
   preferExtendedCard?: boolean;
   signal?: AbortSignal;
 }
@@ -81,8 +81,13 @@ export class A2AClient {
     const card = await fetchAgentCard(session, url, options.signal);
     const client = new A2AClient(card, options, session);
     if (options.preferExtendedCard && card.capabilities.extendedAgentCard) {
-      client.card = await client.getExtendedAgentCard(options.signal ? { signal: options.signal } : {});
-      session.card = client.card;
+      try {
+        client.card = await client.getExtendedAgentCard(options.signal ? { signal: options.signal } : {});
+        session.card = client.card;
+      } catch (error) {
+        // The public card still works; an agent that will not show its extended card keeps it.
+        if (!(error instanceof A2AClientError)) throw error;
+      }
     }
     return client;
   }

@@ -60,8 +60,10 @@ export class JsonRpcTransport implements Transport {
     const body = await readJson(response);
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidResponse("the body is not a JSON-RPC response", response.status);
     const record = body as Record<string, unknown>;
-    if (record.error !== undefined) throw fromJsonRpcError(record.error, response.status);
+    if (record.jsonrpc === "2.0" && record.error !== undefined) throw fromJsonRpcError(record.error, response.status);
+    // Refused before JSON-RPC dispatch (a 401 from a gateway, say): an HTTP+JSON-style error, or none.
     if (!response.ok) throw fromRestError(body, response.status) ?? new A2AHttpError(response.status, response.statusText, JSON.stringify(body), response.url);
+    if (record.error !== undefined) throw fromJsonRpcError(record.error, response.status);
     return record;
   }
 

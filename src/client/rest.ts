@@ -78,7 +78,8 @@ export class RestTransport implements Transport {
       const text = await response.text().catch(() => "");
       throw invalidResponse(`expected an event stream, got ${response.headers.get("content-type")}: ${text.slice(0, 200)}`, response.status);
     }
-    return streamItems(response, (data) => data, (data) => fromRestError(data, 500) ?? invalidResponse(`error event: ${JSON.stringify(data)}`, 200));
+    // An `event: error` ends the stream for good: it carries the status of the stream's response.
+    return streamItems(response, (data) => data, (data) => fromRestError(data, response.status) ?? invalidResponse(`error event: ${JSON.stringify(data)}`, response.status));
   }
 
   #send(r: Route, accept: string, options: CallOptions): Promise<Response> {
