@@ -12,6 +12,7 @@ import type {
   ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest, SendMessageResponse,
 } from "../protocol/requests";
 import type { CredentialProvider } from "./auth";
+import type { JSONWebKeySet, JWTVerifyGetKey } from "jose";
 import { fetchAgentCard, selectInterface, type Binding } from "./card";
 import { Conversation } from "./conversation";
 import { A2AClientError, invalidResponse } from "./errors";
@@ -38,7 +39,18 @@ export interface ClientOptions {
   polling?: PollOptions;
   /** When the card offers an extended card, fetch it (with the credentials) and use it instead; kept public if refused. */
   preferExtendedCard?: boolean;
+  /**
+   * Verify the card's signature (and the extended card's) against these keys (a JWKS, or a key
+   * resolver such as jose's createRemoteJWKSet); an unsigned or badly signed card throws CardSignatureError.
+   */
+  verifyCard?: JSONWebKeySet | JWTVerifyGetKey;
   signal?: AbortSignal;
+}
+
+/** Loaded only when asked for, so clients that do not verify cards do not carry jose and the canonicalizer. */
+async function verifySignature(card: AgentCard, keys: JSONWebKeySet | JWTVerifyGetKey): Promise<void> {
+  const { verifyAgentCard } = await import("../signing/card");
+  await verifyAgentCard(card, keys);
 }
 
 export interface StreamOptions extends CallOptions {
@@ -79,14 +91,20 @@ export class A2AClient {
   static async connect(url: string | URL, options: ClientOptions = {}): Promise<A2AClient> {
     const session = sessionFor(options);
     const card = await fetchAgentCard(session, url, options.signal);
+    if (options.verifyCard) await verifySignature(card, options.verifyCard);
     const client = new A2AClient(card, options, session);
     if (options.preferExtendedCard && card.capabilities.extendedAgentCard) {
+      let extended: AgentCard | undefined;
       try {
-        client.card = await client.getExtendedAgentCard(options.signal ? { signal: options.signal } : {});
-        session.card = client.card;
+        extended = await client.getExtendedAgentCard(options.signal ? { signal: options.signal } : {});
       } catch (error) {
         // The public card still works; an agent that will not show its extended card keeps it.
         if (!(error instanceof A2AClientError)) throw error;
+      }
+      if (extended) {
+        if (options.verifyCard) await verifySignature(extended, options.verifyCard);
+        client.card = extended;
+        session.card = extended;
       }
     }
     return client;

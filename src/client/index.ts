@@ -14,6 +14,7 @@ export { TaskStream, type PollOptions, type ResumeOptions } from "./stream";
 export { apiKey, bearer, headers, type ApiKeyOptions, type CredentialProvider, type OutgoingRequest, type TokenSource } from "./auth";
 export { BINDINGS, cardUrlFor, selectInterface, WELL_KNOWN_CARD_PATH, type Binding } from "./card";
 export { A2AClientError, A2AHttpError, A2AStreamError } from "./errors";
+export { CardSignatureError } from "../signing/card";
 export { PROTOCOL_VERSION, type Fetch } from "./http";
 export type { CallOptions } from "./transport";
 export { A2AError, ERRORS, type A2AErrorType } from "../protocol/errors";
