@@ -23,7 +23,7 @@ export default defineConfig({
           wrangler: { configPath: "./test/wrangler.test.toml" },
           miniflare: { bindings: { PUSH_SIGNING_JWK: pushKey.privateJwk } },
         })],
-        test: { name: "workerd", include: ["test/workerd/**/*.test.ts"], testTimeout: 20_000 },
+        test: { name: "workerd", include: ["test/workerd/**/*.test.ts"], testTimeout: 20_000, silent: "passed-only" },
       },
       {
         // Security tests: an agent whose card demands credentials, with its own identity provider keys.
@@ -40,7 +40,7 @@ export default defineConfig({
             },
           },
         })],
-        test: { name: "workerd-secure", include: ["test/workerd-secure/**/*.test.ts"], testTimeout: 20_000 },
+        test: { name: "workerd-secure", include: ["test/workerd-secure/**/*.test.ts"], testTimeout: 20_000, silent: "passed-only" },
       },
       {
         // End-to-end tests: Node starts the real local server (wrangler dev) and talks HTTP to it.

@@ -9,11 +9,22 @@ export interface A2AEnv {
   PUBLIC_BASE_URL?: string;
   MAX_BODY_BYTES?: string;
   EXECUTOR_TIMEOUT_MS?: string;
+  /** A task waiting for input or authorization this long is canceled (default 7 days; "0" never). */
+  INTERRUPTED_TIMEOUT_SECONDS?: string;
+  /** A finished task is purged this long after it ended (default 30 days; "0" never). */
+  TASK_RETENTION_SECONDS?: string;
   /** Push delivery: the queue producer, and the private JWK that signs notifications. */
   PUSH_QUEUE?: Queue<PushPointer>;
   PUSH_SIGNING_JWK?: string;
   /** The private JWK that signs the Agent Card (optional). */
   CARD_SIGNING_JWK?: string;
+  /** Rate Limiting bindings per operation class (send, read, stream) and per tenant; each optional. */
+  RATE_LIMIT_SEND?: RateLimit;
+  RATE_LIMIT_READ?: RateLimit;
+  RATE_LIMIT_STREAM?: RateLimit;
+  RATE_LIMIT_TENANT?: RateLimit;
+  /** The period the rate limits are configured with: the Retry-After of a refusal (default 60). */
+  RATE_LIMIT_PERIOD_SECONDS?: string;
   /** Browser origins allowed to call the API: "*" or a comma list (default: none; the card is always public). */
   CORS_ORIGINS?: string;
   /** The key before the last rotation: still published in the JWKS. */
@@ -27,6 +38,8 @@ export interface A2AEnv {
   /** A notification the queue holds without a word from the consumer for this long is enqueued again (default 900). */
   PUSH_REQUEUE_AFTER_SECONDS?: string;
   MAX_PUSH_CONFIGS_PER_TASK?: string;
+  /** "true" serves the hybrid Agent Card that A2A 0.3 clients can read too; overrides options.v03Compat. */
+  A2A_V03_COMPAT?: string;
 }
 
 /** Push is on when the queue is bound and a signing key is set. */

@@ -155,6 +155,10 @@ export interface AgentOptions {
   maxPushConfigsPerTask?: number;
   /** Delivery attempts per notification before it is given up (default 8); env PUSH_MAX_ATTEMPTS overrides. */
   pushMaxAttempts?: number;
+  /** A task waiting for input or authorization this long is canceled (default 7 days; 0 never); env INTERRUPTED_TIMEOUT_SECONDS overrides. */
+  interruptedTimeoutSeconds?: number;
+  /** A finished task is purged this long after it ended (default 30 days; 0 never); env TASK_RETENTION_SECONDS overrides. */
+  retentionSeconds?: number;
   /** Limits on what clients send; each refusal says which limit. */
   limits?: Partial<Limits>;
   /** Browser origins allowed to call the API ("*" for any); env CORS_ORIGINS overrides. Default: none. */

@@ -3,6 +3,7 @@ import { A2AError, jsonRpcFraming, SSE_HEADERS, toJsonRpcError } from "../protoc
 import * as ops from "../server/handler";
 import type { CallContext } from "../server/handler";
 import { handleJsonRpcV03 } from "../compat/v03";
+import { checkRateLimit } from "../server/rate-limit";
 import { checkVersion, isJsonMediaType, jsonResponse, readJsonBody, requestedVersion } from "../server/http";
 
 type JsonRpcId = string | number | null;
@@ -42,6 +43,7 @@ export async function handleJsonRpc(request: Request, url: URL, cx: CallContext,
     if (call.jsonrpc !== "2.0") throw new A2AError("InvalidRequest", 'jsonrpc must be "2.0"');
     if (!("id" in call) || !isValidId(call.id)) throw new A2AError("InvalidRequest", "id must be a string, a number or null");
     if (typeof call.method !== "string") throw new A2AError("InvalidRequest", "method must be a string");
+    cx.audit.operation = call.method;
     const params = call.params;
     if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params))) {
       throw new A2AError("InvalidParams", "params must be an object");
@@ -53,6 +55,11 @@ export async function handleJsonRpc(request: Request, url: URL, cx: CallContext,
     }
     checkVersion(request, url);
     ops.checkExtensions(cx);
+    const tenant = (params as { tenant?: unknown } | undefined)?.tenant;
+    const taskId = (params as { id?: unknown; taskId?: unknown } | undefined);
+    if (typeof taskId?.taskId === "string" || typeof taskId?.id === "string") cx.audit.taskId = String(taskId.taskId ?? taskId.id);
+    if (typeof tenant === "string") cx.audit.tenant = tenant;
+    await checkRateLimit(cx.env, call.method, typeof tenant === "string" ? tenant : "", cx.caller.id);
 
     const unary = UNARY[call.method];
     if (unary) return jsonResponse({ jsonrpc: "2.0", id, result: (await unary(cx, params)) ?? null }, 200);
@@ -60,8 +67,16 @@ export async function handleJsonRpc(request: Request, url: URL, cx: CallContext,
     if (streaming) return new Response(await streaming(cx, params, request, id), { headers: SSE_HEADERS });
     throw new A2AError("MethodNotFound", `Method not found: ${call.method}`, { method: call.method });
   } catch (error) {
-    return jsonResponse({ jsonrpc: "2.0", id, error: toJsonRpcError(asA2AError(error)) }, 200);
+    const failure = asA2AError(error);
+    cx.audit.outcome = failure.spec.reason;
+    return jsonResponse({ jsonrpc: "2.0", id, error: toJsonRpcError(failure) }, 200, "application/json", retryAfterHeader(failure));
   }
+}
+
+/** A rate-limited refusal says when to come back. */
+export function retryAfterHeader(error: A2AError): Record<string, string> | undefined {
+  const seconds = error.metadata?.retryAfterSeconds;
+  return seconds ? { "retry-after": seconds } : undefined;
 }
 
 function isValidId(value: unknown): value is JsonRpcId {

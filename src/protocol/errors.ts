@@ -35,6 +35,7 @@ export const ERRORS = {
   // Authentication and authorization, answered before any dispatch (reference §4.13, §9 #27).
   Unauthenticated: { code: -32600, http: 401, status: "UNAUTHENTICATED", reason: "UNAUTHENTICATED", message: "Authentication required" },
   PermissionDenied: { code: -32600, http: 403, status: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: "Permission denied" },
+  RateLimited: { code: -32600, http: 429, status: "RESOURCE_EXHAUSTED", reason: "RATE_LIMIT_EXCEEDED", message: "Too many requests" },
   LimitExceeded: { code: -32600, http: 429, status: "RESOURCE_EXHAUSTED", reason: "LIMIT_EXCEEDED", message: "A limit was exceeded" },
   MethodNotAllowed: { code: -32601, http: 405, status: "UNIMPLEMENTED", reason: "METHOD_NOT_ALLOWED", message: "HTTP method not allowed on this path" },
 } as const satisfies Record<string, ErrorSpec>;

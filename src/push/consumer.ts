@@ -6,9 +6,11 @@
  */
 import type { AgentDefinition } from "../agent/types";
 import { envNumber, type A2AEnv } from "../env";
+import type { Task } from "../protocol/index";
 import { taskStub } from "../task/names";
 import type { PushPointer } from "../task/push-outbox";
 import type { DeliveryState } from "../task/push-store";
+import { pushBodyV03 } from "../compat/v03-shapes";
 import { deliver, type DeliveryResult } from "./deliver";
 import { loadSigner } from "./signing";
 import { checkWebhookUrlResolved, dohResolver, UnsafeUrlError, type UrlGuardOptions } from "./url-guard";
@@ -49,7 +51,9 @@ async function deliverOne(message: Message<PushPointer>, env: A2AEnv, definition
       // DNS over HTTPS did not answer: a transient failure, retried like a network error.
       return settle(message, { kind: "retry", reason: `the webhook host could not be checked: ${String(error)}` }, env, definition, record);
     }
-    const result = await deliver({ url, config: payload.config, agentUrl: payload.agentUrl, taskId: p.taskId, seq: p.seq, body: payload.eventJson }, await signer);
+    // A config registered over A2A 0.3 gets the 0.3 payload: the task itself (reference §8.1 #5).
+    const body = payload.version === "0.3" && payload.taskJson ? pushBodyV03(JSON.parse(payload.taskJson) as Task) : payload.eventJson;
+    const result = await deliver({ url, config: payload.config, agentUrl: payload.agentUrl, taskId: p.taskId, seq: p.seq, body, version: payload.version }, await signer);
     await settle(message, result, env, definition, record);
   } catch (error) {
     // Our own trouble (the task object unreachable, say): let the queue try again.

@@ -21,6 +21,8 @@ export interface Notification {
   taskId: string;
   seq: number;
   body: string;
+  /** The protocol version of the body: "0.3" bodies go as application/json with A2A-Version 0.3. */
+  version?: "1.0" | "0.3";
 }
 
 /** Stable per (task, config, event): receivers drop duplicates by it. */
@@ -30,7 +32,8 @@ export async function notificationId(taskId: string, configId: string, seq: numb
 
 export async function deliver(notification: Notification, signer: Signer): Promise<DeliveryResult> {
   const { url, config, body } = notification;
-  const headers = new Headers({ "content-type": "application/a2a+json", "a2a-version": "1.0" });
+  const v03 = notification.version === "0.3";
+  const headers = new Headers({ "content-type": v03 ? "application/json" : "application/a2a+json", "a2a-version": v03 ? "0.3" : "1.0" });
   if (config.authentication) {
     headers.set("authorization", `${config.authentication.scheme} ${config.authentication.credentials ?? ""}`.trim());
   }

@@ -5,6 +5,7 @@
  */
 import type { JWK } from "jose";
 import type { AgentDefinition } from "../agent/types";
+import { withV03Card } from "../compat/v03-card";
 import { pushEnabled, type A2AEnv } from "../env";
 import { AgentCardSchema, parseParams, type AgentCard } from "../protocol/index";
 import { signAgentCard } from "../signing/card";
@@ -85,7 +86,7 @@ export class CardEndpoint {
   }
 
   async #build(baseUrl: string, push: boolean, env: A2AEnv): Promise<CachedCard> {
-    const body = JSON.stringify(await signedIfConfigured(buildCard(this.#definition, baseUrl, push), env));
+    const body = JSON.stringify(await signedIfConfigured(withV03Card(buildCard(this.#definition, baseUrl, push), this.#definition, env, baseUrl), env));
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
     const etag = `"${btoa(String.fromCharCode(...digest.subarray(0, 18))).replace(/\+/g, "-").replace(/\//g, "_")}"`;
     // Whole seconds: HTTP dates have no finer unit.

@@ -28,6 +28,8 @@ export interface CallContext {
   pathTenant?: string;
   /** Declared extensions the client activated, and required ones it did not ask for. */
   extensions: { active: string[]; missingRequired: string[] };
+  /** What the request's audit line says; the bindings fill it in as they learn it. */
+  audit: { operation?: string; outcome?: string; taskId?: string; tenant?: string };
 }
 
 /** Tenant names that would collide with the HTTP+JSON routes (reference §9 #21). */

@@ -6,10 +6,13 @@ import { cors, Router, type IRequest } from "itty-router";
 import { ANONYMOUS, type AgentDefinition } from "../agent/types";
 import { handleJsonRpc } from "../bindings/jsonrpc";
 import { registerRestRoutes, restError, type RouteArgs } from "../bindings/rest";
+import { registerRestV03Routes } from "../compat/v03";
 import { envNumber, pushEnabled, type A2AEnv } from "../env";
 import { JWKS_PATH, loadSigner } from "../push/signing";
 import { A2AError, toJsonRpcError } from "../protocol/index";
+import { audit } from "../audit";
 import { Authenticator, challengeOf } from "./auth";
+import { health, HEALTH_PATH } from "./health";
 import { CardEndpoint } from "./card";
 import type { CallContext } from "./handler";
 import { DEFAULT_MAX_BODY_BYTES, jsonResponse } from "./http";
@@ -41,12 +44,14 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
   const authenticate = async (request: IRequest, cx: CallContext): Promise<Response | undefined> => {
     if (request.method === "OPTIONS") return undefined;
     const { pathname } = new URL(request.url);
-    if (pathname === AGENT_CARD_PATH || pathname === JWKS_PATH) return undefined;
+    if (pathname === AGENT_CARD_PATH || pathname === JWKS_PATH || pathname === HEALTH_PATH) return undefined;
     try {
       cx.caller = await auth.authenticate(request as unknown as Request, cx.env);
       return undefined;
     } catch (error) {
       if (!(error instanceof A2AError)) throw error;
+      cx.audit.operation ??= "authenticate";
+      cx.audit.outcome = error.spec.reason;
       const response = isJsonRpc(request as unknown as Request)
         ? jsonResponse({ jsonrpc: "2.0", id: null, error: toJsonRpcError(error) }, error.spec.http)
         : restError(request as unknown as Request, error);
@@ -63,6 +68,7 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
   });
 
   const cardRoute = (request: IRequest, cx: CallContext) => card.respond(request as unknown as Request, cx.baseUrl, cx.env);
+  router.get(HEALTH_PATH, (_request, cx: CallContext) => health(cx.env));
   router.get(AGENT_CARD_PATH, cardRoute);
   router.head(AGENT_CARD_PATH, cardRoute);
   // The public keys that verify our push notifications' signatures.
@@ -73,6 +79,7 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
   });
   router.post(JSONRPC_PATH, (request, cx, maxBodyBytes) =>
     handleJsonRpc(request as unknown as Request, new URL(request.url), cx, maxBodyBytes));
+  registerRestV03Routes(router as never);
   registerRestRoutes(router as never);
   router.all("*", (request) => {
     const pathname = new URL(request.url).pathname;
@@ -85,7 +92,8 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
   return {
     async fetch(request, env) {
       const baseUrl = env.PUBLIC_BASE_URL ?? definition.options?.publicBaseUrl ?? new URL(request.url).origin;
-      const cx: CallContext = { env, definition, caller: ANONYMOUS, baseUrl, extensions: requestedExtensions(request, definition) };
+      const started = Date.now();
+      const cx: CallContext = { env, definition, caller: ANONYMOUS, baseUrl, extensions: requestedExtensions(request, definition), audit: {} };
       const maxBodyBytes = envNumber(env.MAX_BODY_BYTES, definition.options?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       currentOrigins = corsOrigins(env, definition);
       try {
@@ -95,12 +103,24 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
           response.headers.set("access-control-expose-headers", CORS_EXPOSE_HEADERS);
         }
         if (cx.extensions.active.length) response.headers.set("a2a-extensions", cx.extensions.active.join(", "));
+        auditRequest(request, response, cx, started);
         return response;
       } catch (error) {
         return restError(request, internal(error));
       }
     },
   };
+}
+
+/** One audit line per A2A request (the card, the keys and health checks are not audited). */
+function auditRequest(request: Request, response: Response, cx: CallContext, started: number): void {
+  const { operation, outcome, taskId, tenant } = cx.audit;
+  if (!operation) return;
+  audit({ tenant: tenant ?? "", caller: cx.caller.id }, {
+    event: "request", operation, binding: isJsonRpc(request) ? "jsonrpc" : "rest",
+    outcome: outcome ?? (response.ok ? "ok" : `HTTP ${response.status}`), status: response.status, latencyMs: Date.now() - started,
+    ...(taskId ? { taskId } : {}),
+  });
 }
 
 function isJsonRpc(request: Request): boolean {

@@ -56,6 +56,11 @@ export class TaskIndexObject extends DurableObject<A2AEnv> {
     this.#sql.exec(SCHEMA);
   }
 
+  /** For the health check: the namespace answers. */
+  ping(): "pong" {
+    return "pong";
+  }
+
   upsert(entry: IndexEntry): void {
     this.#sql.exec(
       `INSERT INTO tasks (task_id, context_id, state, status_time, seq, head) VALUES (?, ?, ?, ?, ?, ?)
@@ -64,6 +69,11 @@ export class TaskIndexObject extends DurableObject<A2AEnv> {
        WHERE excluded.seq >= tasks.seq`,
       entry.taskId, entry.contextId, entry.state, entry.statusTime, entry.seq, entry.headJson,
     );
+  }
+
+  /** A purged task leaves the list with it. */
+  remove(taskId: string): void {
+    this.#sql.exec("DELETE FROM tasks WHERE task_id = ?", taskId);
   }
 
   /** How many of this caller's tasks are not terminal (counting stops at `cap`). */

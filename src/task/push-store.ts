@@ -5,6 +5,25 @@
  */
 import type { TaskPushNotificationConfig } from "../protocol/index";
 
+/** The payload format a config receives: the v1.0 StreamResponse, or the bare Task of 0.3 (reference §8.1 #5). */
+export type PushVersion = "1.0" | "0.3";
+
+/**
+ * How a config's protocol version reaches the store: the 0.3 layer passes the agent URL (the issuer the
+ * operations hand to `put`) with this fragment; `put` strips it and keeps the version in its own column.
+ */
+const VERSION_FRAGMENT = "#a2a-push-version=";
+
+export function agentUrlWithPushVersion(agentUrl: string, version: PushVersion): string {
+  return version === "1.0" ? agentUrl : `${agentUrl}${VERSION_FRAGMENT}${version}`;
+}
+
+function splitPushVersion(agentUrl: string): { agentUrl: string; version: PushVersion } {
+  const at = agentUrl.indexOf(VERSION_FRAGMENT);
+  if (at < 0) return { agentUrl, version: "1.0" };
+  return { agentUrl: agentUrl.slice(0, at), version: agentUrl.slice(at + VERSION_FRAGMENT.length) === "0.3" ? "0.3" : "1.0" };
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS push_configs (id TEXT PRIMARY KEY, json TEXT NOT NULL, agent_url TEXT NOT NULL, created INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (
@@ -30,6 +49,8 @@ export interface StoredPushConfig {
   config: TaskPushNotificationConfig;
   /** The agent's public URL when the config was made: the `iss` of its notifications. */
   agentUrl: string;
+  /** The protocol version the config was registered with: it decides the payload format. */
+  version: PushVersion;
 }
 
 /** A queued row with no word from the consumer for this long is enqueued again (the queue may have lost it). */
@@ -44,17 +65,21 @@ export class PushStore {
     this.#sql = sql;
     this.#requeueAfterMs = requeueAfterMs;
     this.#sql.exec(SCHEMA);
+    // Added after the first release: stores made before it get the column here (NULL = 1.0).
+    const columns = this.#sql.exec<{ name: string }>("PRAGMA table_info(push_configs)").toArray();
+    if (!columns.some((c) => c.name === "version")) this.#sql.exec("ALTER TABLE push_configs ADD COLUMN version TEXT");
   }
 
   count(): number {
     return this.#configIds().length;
   }
 
-  /** Creates or replaces a config (ids are per task). */
+  /** Creates or replaces a config (ids are per task); `agentUrl` may carry a version (agentUrlWithPushVersion). */
   put(config: TaskPushNotificationConfig, agentUrl: string): void {
+    const issuer = splitPushVersion(agentUrl);
     this.#sql.exec(
-      "INSERT INTO push_configs (id, json, agent_url, created) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json, agent_url = excluded.agent_url",
-      config.id!, JSON.stringify(config), agentUrl, Date.now(),
+      "INSERT INTO push_configs (id, json, agent_url, created, version) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json, agent_url = excluded.agent_url, version = excluded.version",
+      config.id!, JSON.stringify(config), issuer.agentUrl, Date.now(), issuer.version === "1.0" ? null : issuer.version,
     );
     this.#ids = undefined;
   }
@@ -64,8 +89,8 @@ export class PushStore {
   }
 
   get(id: string): StoredPushConfig | undefined {
-    const row = this.#sql.exec<{ json: string; agent_url: string }>("SELECT json, agent_url FROM push_configs WHERE id = ?", id).toArray()[0];
-    return row ? { config: JSON.parse(row.json) as TaskPushNotificationConfig, agentUrl: row.agent_url } : undefined;
+    const row = this.#sql.exec<{ json: string; agent_url: string; version: string | null }>("SELECT json, agent_url, version FROM push_configs WHERE id = ?", id).toArray()[0];
+    return row ? { config: JSON.parse(row.json) as TaskPushNotificationConfig, agentUrl: row.agent_url, version: row.version === "0.3" ? "0.3" : "1.0" } : undefined;
   }
 
   list(offset: number, limit: number): { configs: TaskPushNotificationConfig[]; more: boolean } {

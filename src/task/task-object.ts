@@ -9,11 +9,12 @@ import { createAgentContext } from "../agent/context";
 import { DEFAULT_LIMITS, type AgentContext, type AgentDefinition, type Principal } from "../agent/types";
 import { envNumber, type A2AEnv } from "../env";
 import {
-  A2AError, closesStream, isSettled, isTerminal, nowTimestamp,
+  A2AError, closesStream, isInterrupted, isSettled, isTerminal, nowTimestamp,
   type A2AErrorData, type Framing, type Message, type SendMessageRequest, type SendMessageResponse,
   type StreamResponse, type Task, type TaskPushNotificationConfig, type TaskState,
 } from "../protocol/index";
 import type { IndexEntry } from "./index-object";
+import { audit } from "../audit";
 import { IndexSync } from "./index-sync";
 import { indexStub } from "./names";
 import { PushOutbox, type PushEvents } from "./push-outbox";
@@ -78,9 +79,9 @@ export interface PushPayload {
   agentUrl: string;
   eventJson: string;
   attempts: number;
-  /** The config's protocol version; a 0.3 config is sent the task itself (`task`), not the event. */
+  /** The config's protocol version; a 0.3 config is sent the task itself (`taskJson`), not the event. */
   version: PushVersion;
-  task?: Task;
+  taskJson?: string;
 }
 
 export class TaskObjectBase extends DurableObject<A2AEnv> {
@@ -180,6 +181,11 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
    */
   override async alarm(): Promise<void> {
     const stored = this.#load();
+    const due = this.#lifecycleDue();
+    if (stored && due && Date.now() >= due.at) {
+      if (due.action === "purge") return this.#purge(stored);
+      this.#emitStatus("TASK_STATE_CANCELED", `Canceled automatically: nobody answered within ${Math.round(this.#lifetimes().interruptedMs / 1000)} s.`);
+    }
     const run = this.#run;
     if (run && Date.now() >= run.deadline) {
       run.stopping = true;
@@ -250,7 +256,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const event = this.#store.eventsAfter(seq - 1)[0];
     if (!event || event.seq !== seq) return null;
     const attempts = this.#push.store.deliveries(configId).find((d) => d.seq === seq)?.attempts ?? 0;
-    return { config: found.config, agentUrl: found.agentUrl, eventJson: event.json, attempts, version: found.version, ...(found.version === "0.3" ? { task: stored.task } : {}) };
+    return { config: found.config, agentUrl: found.agentUrl, eventJson: event.json, attempts, version: found.version, ...(found.version === "0.3" ? { taskJson: JSON.stringify(stored.task) } : {}) };
   }
 
   /** For the queue consumer: the outcome of one attempt. `queued` means it will be retried. */
@@ -405,6 +411,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const json = JSON.stringify({ task });
     const seq = this.#store.appendEvent(json);
     this.#stored = { task, tenant: draft.tenant, owner: draft.owner, lastSeq: seq, createdAt: Date.now() };
+    audit({ tenant: draft.tenant, caller: draft.owner }, { event: "task.received", taskId: task.id, contextId: draft.contextId });
     this.#subs.broadcast(seq, json);
     this.#index.schedule();
     this.#notify();
@@ -421,13 +428,28 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     stored.lastSeq = seq;
     this.#subs.broadcast(seq, json);
     if (pushed) void this.#push.flush(stored.tenant, stored.task.id).then(() => this.#armAlarm());
+    this.#audit(event, seq);
     if ("statusUpdate" in event) {
       const state = event.statusUpdate.status.state;
+      if (isSettled(state)) void this.#armAlarm();
       if (isTerminal(state)) this.#subs.closeAll();
       else if (closesStream(state)) this.#subs.closeInterruptible();
       this.#index.schedule();
     }
     this.#notify();
+  }
+
+  /** The audit line of a stored event: its kind and ids, never its content. */
+  #audit(event: StreamResponse, seq: number): void {
+    const stored = this.#stored!;
+    const who = { tenant: stored.tenant, caller: stored.owner };
+    const contextId = stored.task.contextId ?? "";
+    if ("statusUpdate" in event) {
+      audit(who, { event: "task.state", taskId: stored.task.id, contextId, state: event.statusUpdate.status.state, seq });
+    } else if ("artifactUpdate" in event) {
+      const update = event.artifactUpdate;
+      audit(who, { event: "task.artifact", taskId: stored.task.id, contextId, artifactId: update.artifact.artifactId, parts: update.artifact.parts.length, append: update.append === true, lastChunk: update.lastChunk === true, seq });
+    }
   }
 
   #emitStatus(state: TaskState, text?: string): void {
@@ -511,11 +533,46 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   }
 
   /** One alarm serves the run's watchdog and the push outbox: it is set for whichever comes first. */
+  /** How long a task may wait for its client, and how long a finished task is kept (0 = for ever). */
+  #lifetimes(): { interruptedMs: number; retentionMs: number } {
+    const options = this.#definition.options;
+    const seconds = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Math.max(0, Number(value) || 0));
+    return {
+      interruptedMs: seconds(this.env.INTERRUPTED_TIMEOUT_SECONDS, options?.interruptedTimeoutSeconds ?? 7 * 86400) * 1000,
+      retentionMs: seconds(this.env.TASK_RETENTION_SECONDS, options?.retentionSeconds ?? 30 * 86400) * 1000,
+    };
+  }
+
+  /** The next lifecycle step: cancel a task left waiting too long, or purge a finished one past retention. */
+  #lifecycleDue(): { at: number; action: "cancel" | "purge" } | undefined {
+    const stored = this.#stored;
+    if (!stored) return undefined;
+    const { interruptedMs, retentionMs } = this.#lifetimes();
+    const since = Date.parse(stored.task.status.timestamp ?? "") || stored.createdAt;
+    const state = stored.task.status.state;
+    if (isInterrupted(state) && interruptedMs > 0 && !this.#run) return { at: since + interruptedMs, action: "cancel" };
+    // Pending notifications are delivered (or given up) before a task is purged.
+    if (isTerminal(state) && retentionMs > 0 && this.#push.nextWake() === undefined) return { at: since + retentionMs, action: "purge" };
+    return undefined;
+  }
+
+  /** Removes a task past its retention: first from the caller's list, then every row of it. */
+  async #purge(stored: StoredTask): Promise<void> {
+    await indexStub(this.env, stored.tenant, stored.owner).remove(stored.task.id);
+    this.#subs.closeAll();
+    await this.ctx.storage.deleteAll();
+    await this.ctx.storage.deleteAlarm();
+    this.#stored = null;
+    audit({ tenant: stored.tenant, caller: stored.owner }, { event: "task.purged", taskId: stored.task.id });
+  }
+
   async #armAlarm(): Promise<void> {
     const times: number[] = [];
     if (this.#run) times.push(nextWatch(this.#run.deadline));
     const push = this.#push.nextWake();
     if (push !== undefined) times.push(push);
+    const lifecycle = this.#lifecycleDue();
+    if (lifecycle) times.push(lifecycle.at);
     if (times.length) await this.ctx.storage.setAlarm(Math.min(...times));
     else await this.ctx.storage.deleteAlarm();
   }

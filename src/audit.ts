@@ -1,0 +1,28 @@
+/**
+ * The audit log: one JSON line per event, for Workers Logs (observability). Lines carry who, what, on
+ * which task, the outcome and how long it took — never message contents, tokens or keys.
+ */
+
+export type AuditEvent =
+  /** One A2A request: its operation, outcome (ok or the error reason) and latency. Auth failures included. */
+  | { event: "request"; operation: string; binding: "jsonrpc" | "rest" | "http"; outcome: string; status: number; latencyMs: number; taskId?: string }
+  /** A new task was received. */
+  | { event: "task.received"; taskId: string; contextId: string }
+  /** A task changed state. */
+  | { event: "task.state"; taskId: string; contextId: string; state: string; seq: number }
+  /** An artifact (or chunk) was delivered to the task's subscribers. */
+  | { event: "task.artifact"; taskId: string; contextId: string; artifactId: string; parts: number; append: boolean; lastChunk: boolean; seq: number }
+  /** One webhook delivery attempt. */
+  | { event: "push.attempt"; taskId: string; configId: string; seq: number; outcome: string; attempt: number; latencyMs: number }
+  /** A task was removed after its retention period. */
+  | { event: "task.purged"; taskId: string };
+
+export interface AuditContext {
+  tenant: string;
+  caller: string;
+}
+
+/** Writes one audit line. */
+export function audit(context: AuditContext, entry: AuditEvent): void {
+  console.log(JSON.stringify({ time: new Date().toISOString(), audit: true, tenant: context.tenant, caller: context.caller, ...entry }));
+}
