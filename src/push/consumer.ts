@@ -5,6 +5,7 @@
  * and messages that reach the dead-letter queue are recorded as given up.
  */
 import type { AgentDefinition } from "../agent/types";
+import { audit } from "../audit";
 import { envNumber, type A2AEnv } from "../env";
 import type { Task } from "../protocol/index";
 import { taskStub } from "../task/names";
@@ -39,7 +40,13 @@ async function deliverOne(message: Message<PushPointer>, env: A2AEnv, definition
       await task.recordPushAttempt(p.configId, p.seq, "failed", "push signing key is not configured");
       return message.ack();
     }
-    const record = (state: DeliveryState, outcome: string) => task.recordPushAttempt(p.configId, p.seq, state, outcome);
+    const started = Date.now();
+    const record = (state: DeliveryState, outcome: string) => {
+      audit({ tenant: p.tenant, caller: payload.owner }, {
+        event: "push.attempt", taskId: p.taskId, configId: p.configId, seq: p.seq, outcome: `${state}: ${outcome}`, attempt: message.attempts, latencyMs: Date.now() - started,
+      });
+      return task.recordPushAttempt(p.configId, p.seq, state, outcome);
+    };
     let url: URL;
     try {
       url = await checkWebhookUrlResolved(payload.config.url, guardOptions(env));

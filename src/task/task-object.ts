@@ -76,6 +76,8 @@ interface Draft extends TaskOwner {
 /** What the push consumer needs to deliver one notification. */
 export interface PushPayload {
   config: TaskPushNotificationConfig;
+  /** The task's caller, for the audit log. */
+  owner: string;
   agentUrl: string;
   eventJson: string;
   attempts: number;
@@ -256,7 +258,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const event = this.#store.eventsAfter(seq - 1)[0];
     if (!event || event.seq !== seq) return null;
     const attempts = this.#push.store.deliveries(configId).find((d) => d.seq === seq)?.attempts ?? 0;
-    return { config: found.config, agentUrl: found.agentUrl, eventJson: event.json, attempts, version: found.version, ...(found.version === "0.3" ? { taskJson: JSON.stringify(stored.task) } : {}) };
+    return { config: found.config, owner: stored.owner, agentUrl: found.agentUrl, eventJson: event.json, attempts, version: found.version, ...(found.version === "0.3" ? { taskJson: JSON.stringify(stored.task) } : {}) };
   }
 
   /** For the queue consumer: the outcome of one attempt. `queued` means it will be retried. */

@@ -134,10 +134,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     "--port", String(port),
     "--ip", "127.0.0.1",
     "--persist-to", persistTo,
-    // Port 0 = the OS picks one, so parallel servers never collide on the default 9229.
-    "--inspector-port", "0",
+    // A free port of its own, so parallel servers never collide on the default 9229. (Port 0 would do
+    // that too, but then wrangler loses the Worker's console output, which the audit tests read.)
+    "--inspector-port", String(await freePort()),
     "--show-interactive-dev-session=false",
-    "--log-level", "info",
+    "--log-level", "log", // "info" would hide the Worker's console.log lines (the audit log)
   ];
   if (options.vars) {
     const envFile = join(persistTo, "a2a-edge-test.env");
