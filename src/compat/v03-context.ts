@@ -6,7 +6,6 @@ import { A2AError, type TaskPushNotificationConfig } from "../protocol/index";
 import * as ops from "../server/handler";
 import type { CallContext } from "../server/handler";
 import { requestedVersion } from "../server/http";
-import { agentUrlWithPushVersion } from "../task/push-store";
 import type { Json } from "./v03-shapes";
 
 /** A 0.3 request names no A2A-Version, or a 0.x one. */
@@ -26,7 +25,7 @@ export function v03Context(cx: CallContext): CallContext {
  * notifications carry the 0.3 payload (the Task).
  */
 export function v03PushContext(cx: CallContext): CallContext {
-  return { ...cx, baseUrl: agentUrlWithPushVersion(cx.baseUrl, "0.3") };
+  return { ...cx, pushVersion: "0.3" };
 }
 
 /** Answers the 0.3 extension header as well as the 1.0 one. */

@@ -16,6 +16,7 @@ import {
 } from "../protocol/index";
 import type { IndexQuery } from "../task/index-object";
 import { indexStub, taskStub } from "../task/names";
+import type { PushVersion } from "../task/push-store";
 import type { Outcome } from "../task/task-object";
 
 export interface CallContext {
@@ -28,6 +29,8 @@ export interface CallContext {
   pathTenant?: string;
   /** Declared extensions the client activated, and required ones it did not ask for. */
   extensions: { active: string[]; missingRequired: string[] };
+  /** The protocol version push configs made by this call are registered in (0.3 gets 0.3 payloads). */
+  pushVersion?: PushVersion;
   /** What the request's audit line says; the bindings fill it in as they learn it. */
   audit: { operation?: string; outcome?: string; taskId?: string; tenant?: string };
 }
@@ -101,7 +104,7 @@ function parseSend(cx: CallContext, params: unknown) {
 function sendInput(cx: CallContext, send: ReturnType<typeof parseSend>) {
   return {
     taskId: send.taskId, isNew: send.isNew, request: send.request, tenant: send.tenant, caller: cx.caller,
-    agentUrl: cx.baseUrl, extensions: cx.extensions.active, ...(send.pushConfig ? { pushConfig: send.pushConfig } : {}),
+    agentUrl: cx.baseUrl, pushVersion: cx.pushVersion ?? "1.0", extensions: cx.extensions.active, ...(send.pushConfig ? { pushConfig: send.pushConfig } : {}),
   };
 }
 
@@ -241,7 +244,7 @@ export async function createPushConfig(cx: CallContext, params: unknown): Promis
   const tenant = tenantOf(cx, request.tenant);
   const config = checkedPushConfig(cx, request, "");
   const access = { taskId: request.taskId, tenant, caller: cx.caller };
-  return unwrap(await taskStub(cx.env, tenant, request.taskId).createPushConfig(access, config, cx.baseUrl, maxConfigs(cx)));
+  return unwrap(await taskStub(cx.env, tenant, request.taskId).createPushConfig(access, config, cx.baseUrl, maxConfigs(cx), cx.pushVersion ?? "1.0"));
 }
 
 export async function getPushConfig(cx: CallContext, params: unknown): Promise<TaskPushNotificationConfig> {

@@ -8,21 +8,6 @@ import type { TaskPushNotificationConfig } from "../protocol/index";
 /** The payload format a config receives: the v1.0 StreamResponse, or the bare Task of 0.3 (reference §8.1 #5). */
 export type PushVersion = "1.0" | "0.3";
 
-/**
- * How a config's protocol version reaches the store: the 0.3 layer passes the agent URL (the issuer the
- * operations hand to `put`) with this fragment; `put` strips it and keeps the version in its own column.
- */
-const VERSION_FRAGMENT = "#a2a-push-version=";
-
-export function agentUrlWithPushVersion(agentUrl: string, version: PushVersion): string {
-  return version === "1.0" ? agentUrl : `${agentUrl}${VERSION_FRAGMENT}${version}`;
-}
-
-function splitPushVersion(agentUrl: string): { agentUrl: string; version: PushVersion } {
-  const at = agentUrl.indexOf(VERSION_FRAGMENT);
-  if (at < 0) return { agentUrl, version: "1.0" };
-  return { agentUrl: agentUrl.slice(0, at), version: agentUrl.slice(at + VERSION_FRAGMENT.length) === "0.3" ? "0.3" : "1.0" };
-}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS push_configs (id TEXT PRIMARY KEY, json TEXT NOT NULL, agent_url TEXT NOT NULL, created INTEGER NOT NULL);
@@ -74,12 +59,11 @@ export class PushStore {
     return this.#configIds().length;
   }
 
-  /** Creates or replaces a config (ids are per task); `agentUrl` may carry a version (agentUrlWithPushVersion). */
-  put(config: TaskPushNotificationConfig, agentUrl: string): void {
-    const issuer = splitPushVersion(agentUrl);
+  /** Creates or replaces a config (ids are per task), with the protocol version it was registered in. */
+  put(config: TaskPushNotificationConfig, agentUrl: string, version: PushVersion): void {
     this.#sql.exec(
       "INSERT INTO push_configs (id, json, agent_url, created, version) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json, agent_url = excluded.agent_url, version = excluded.version",
-      config.id!, JSON.stringify(config), issuer.agentUrl, Date.now(), issuer.version === "1.0" ? null : issuer.version,
+      config.id!, JSON.stringify(config), agentUrl, Date.now(), version === "1.0" ? null : version,
     );
     this.#ids = undefined;
   }

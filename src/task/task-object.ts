@@ -37,6 +37,8 @@ export interface SendInput extends Access {
   pushConfig?: TaskPushNotificationConfig;
   /** The agent's public URL, the issuer of its push notifications. */
   agentUrl: string;
+  /** The protocol version an inline push config is registered in (its payload format). */
+  pushVersion: PushVersion;
   /** Extensions the client activated. */
   extensions: string[];
   /** True when the worker minted taskId for a new task. */
@@ -71,6 +73,7 @@ interface Draft extends TaskOwner {
   metadata?: Record<string, unknown>;
   pushConfig?: TaskPushNotificationConfig;
   agentUrl: string;
+  pushVersion: PushVersion;
 }
 
 /** What the push consumer needs to deliver one notification. */
@@ -202,7 +205,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
 
   // ---- push configs (the four operations) and the consumer's view -----------------------------
 
-  createPushConfig(access: Access, config: TaskPushNotificationConfig, agentUrl: string, maxConfigs: number): Outcome<TaskPushNotificationConfig> {
+  createPushConfig(access: Access, config: TaskPushNotificationConfig, agentUrl: string, maxConfigs: number, version: PushVersion): Outcome<TaskPushNotificationConfig> {
     return this.#guardSync(() => {
       const stored = this.#access(access);
       const id = config.id || crypto.randomUUID();
@@ -210,7 +213,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
         throw new A2AError("InvalidParams", `A task can have at most ${maxConfigs} push notification configs`, { taskId: stored.task.id, limit: String(maxConfigs) });
       }
       const saved = pushConfigOf(config, id, stored.task.id, stored.tenant);
-      this.#push.store.put(saved, agentUrl);
+      this.#push.store.put(saved, agentUrl, version);
       return saved;
     });
   }
@@ -278,7 +281,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       if (input.isNew) {
         if (this.#load() || this.#draft) throw new A2AError("Internal", "task id collision");
         contextId = message.contextId || crypto.randomUUID();
-        this.#draft = { id: input.taskId, contextId, message: { ...message, taskId: input.taskId, contextId }, tenant: input.tenant, owner: input.caller.id, agentUrl: input.agentUrl };
+        this.#draft = { id: input.taskId, contextId, message: { ...message, taskId: input.taskId, contextId }, tenant: input.tenant, owner: input.caller.id, agentUrl: input.agentUrl, pushVersion: input.pushVersion };
         if (input.request.metadata) this.#draft.metadata = input.request.metadata;
         if (input.pushConfig) this.#draft.pushConfig = input.pushConfig;
       } else {
@@ -287,7 +290,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
         const userMessage = { ...message, taskId: stored.task.id, contextId };
         (stored.task.history ??= []).push(userMessage);
         this.#store.appendHistory(userMessage);
-        if (input.pushConfig) this.#push.store.put(pushConfigOf(input.pushConfig, input.pushConfig.id!, stored.task.id, stored.tenant), input.agentUrl);
+        if (input.pushConfig) this.#push.store.put(pushConfigOf(input.pushConfig, input.pushConfig.id!, stored.task.id, stored.tenant), input.agentUrl, input.pushVersion);
       }
       let readable: ReadableStream<Uint8Array> | undefined;
       if (how.framing) {
@@ -409,7 +412,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const task: Task = { id: draft.id, contextId: draft.contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: nowTimestamp() }, history: [draft.message] };
     if (draft.metadata) task.metadata = draft.metadata;
     this.#store.create(task, draft, Date.now());
-    if (draft.pushConfig) this.#push.store.put(pushConfigOf(draft.pushConfig, draft.pushConfig.id!, task.id, draft.tenant), draft.agentUrl);
+    if (draft.pushConfig) this.#push.store.put(pushConfigOf(draft.pushConfig, draft.pushConfig.id!, task.id, draft.tenant), draft.agentUrl, draft.pushVersion);
     const json = JSON.stringify({ task });
     const seq = this.#store.appendEvent(json);
     this.#stored = { task, tenant: draft.tenant, owner: draft.owner, lastSeq: seq, createdAt: Date.now() };
