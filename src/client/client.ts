@@ -16,7 +16,7 @@ import type { JSONWebKeySet, JWTVerifyGetKey } from "jose";
 import { fetchAgentCard, selectInterface, type Binding } from "./card";
 import { Conversation } from "./conversation";
 import { A2AClientError, invalidResponse } from "./errors";
-import { HttpSession, type Fetch } from "./http";
+import { HttpSession, type Fetch, type RetryAfterOptions } from "./http";
 import { JsonRpcTransport } from "./jsonrpc";
 import { RestTransport } from "./rest";
 import { pollTask, TaskStream, type PollOptions, type ResumeOptions } from "./stream";
@@ -33,6 +33,8 @@ export interface ClientOptions {
   tenant?: string;
   /** Extra headers on every request, e.g. `{ "A2A-Extensions": "https://…" }`. */
   headers?: Record<string, string>;
+  /** A rate-limited request (`Retry-After`) is retried after the wait (default: twice, waits up to 30 s); `false` turns it off. */
+  retryAfter?: RetryAfterOptions | false;
   /** Resubscription after a cut stream; `false` turns it off. */
   resume?: ResumeOptions | false;
   /** GetTask polling when the card says the agent does not stream. */
@@ -277,6 +279,7 @@ function sessionFor(options: ClientOptions): HttpSession {
     credentials,
   };
   if (options.headers) http.headers = options.headers;
+  if (options.retryAfter !== undefined) http.retryAfter = options.retryAfter;
   return new HttpSession(http);
 }
 

@@ -1,6 +1,7 @@
 /**
  * One HTTP request as the client sends it: `A2A-Version` on every request, the credentials of every
- * provider, and after a 401 one refresh-and-retry. Bodies are strings, so a retry can resend them.
+ * provider, after a 401 one refresh-and-retry, and after a rate-limit refusal (`Retry-After`) a wait and
+ * a retry. Bodies are strings, so a retry can resend them.
  */
 import type { AgentCard } from "../protocol/card";
 import type { CredentialProvider } from "./auth";
@@ -15,6 +16,15 @@ export interface HttpOptions {
   credentials: CredentialProvider[];
   /** Extra headers on every request (e.g. `A2A-Extensions`). */
   headers?: Record<string, string>;
+  /** Waiting out rate limits: how many retries, and the longest `Retry-After` worth waiting for. */
+  retryAfter?: RetryAfterOptions | false;
+}
+
+export interface RetryAfterOptions {
+  /** Default 2. */
+  maxRetries?: number;
+  /** A longer Retry-After is not waited for: the refusal is returned. Default 30. */
+  maxWaitSeconds?: number;
 }
 
 export interface HttpRequest {
@@ -34,6 +44,20 @@ export class HttpSession {
   }
 
   async send(request: HttpRequest): Promise<Response> {
+    let response = await this.#attemptWithAuth(request);
+    // A rate-limited answer says when to come back: 429 over REST, a JSON-RPC error with the header.
+    const retry = this.#options.retryAfter === false ? undefined : this.#options.retryAfter ?? {};
+    for (let tries = 0; retry && tries < (retry.maxRetries ?? 2); tries++) {
+      const wait = retryAfterSeconds(response.headers.get("retry-after"));
+      if (wait === undefined || wait > (retry.maxWaitSeconds ?? 30)) break;
+      await response.body?.cancel().catch(() => {});
+      await sleep(wait * 1000, request.signal);
+      response = await this.#attemptWithAuth(request);
+    }
+    return response;
+  }
+
+  async #attemptWithAuth(request: HttpRequest): Promise<Response> {
     let response = await this.#attempt(request);
     if (response.status === 401) {
       let refreshed = false;
@@ -59,6 +83,23 @@ export class HttpSession {
     if (request.signal) init.signal = request.signal;
     return this.#options.fetch(url.toString(), init);
   }
+}
+
+/** Retry-After as seconds or an HTTP date. */
+function retryAfterSeconds(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+  });
 }
 
 /** The media type without parameters, lower-cased. */

@@ -15,7 +15,7 @@ export { apiKey, bearer, headers, type ApiKeyOptions, type CredentialProvider, t
 export { BINDINGS, cardUrlFor, selectInterface, WELL_KNOWN_CARD_PATH, type Binding } from "./card";
 export { A2AClientError, A2AHttpError, A2AStreamError } from "./errors";
 export { CardSignatureError } from "../signing/card";
-export { PROTOCOL_VERSION, type Fetch } from "./http";
+export { PROTOCOL_VERSION, type Fetch, type RetryAfterOptions } from "./http";
 export type { CallOptions } from "./transport";
 export { A2AError, ERRORS, type A2AErrorType } from "../protocol/errors";
 export { isInterrupted, isSettled, isTerminal, type TaskState } from "../protocol/states";

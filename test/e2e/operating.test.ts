@@ -3,6 +3,7 @@
  * caller, the health endpoint, tasks left waiting canceled, finished tasks purged after retention.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { A2AClient, apiKey } from "../../src/client/index";
 import { startServer, type RunningServer } from "./server";
 
 let server: RunningServer;
@@ -69,7 +70,11 @@ describe("operating", () => {
     }
     expect(lines[2]).toMatchObject({ artifactId: expect.any(String), parts: 1, append: false, lastChunk: false });
 
-    const requests = auditLines().filter((l) => l.event === "request");
+    // Log lines reach us through wrangler's output, in their own time.
+    const requests = await eventually(async () => {
+      const found = auditLines().filter((l) => l.event === "request");
+      return found.some((l) => l.operation === "SendStreamingMessage") && found.some((l) => l.outcome === "UNAUTHENTICATED") ? found : undefined;
+    });
     const streamLine = requests.find((l) => l.operation === "SendStreamingMessage" && l.caller === "alice")!;
     expect(streamLine).toMatchObject({ binding: "rest", outcome: "ok", status: 200 });
     expect(typeof streamLine.latencyMs).toBe("number");
@@ -103,6 +108,21 @@ describe("operating", () => {
     // Reads have their own limit.
     expect((await call("GET", "/tasks", ALICE)).status).toBe(200);
   });
+
+  it("the client waits out a rate limit (Retry-After) and retries, so a burst still succeeds", async () => {
+    const client = await A2AClient.connect(server.url, { credentials: apiKey("key-carol"), retryAfter: { maxWaitSeconds: 15 } });
+    const started = Date.now();
+    const states: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const result = await client.sendMessage({ message: message("tck-complete-task") as never });
+      states.push("task" in result ? result.task.status.state : "message");
+    }
+    expect(states).toEqual(Array(7).fill("TASK_STATE_COMPLETED"));
+    expect(Date.now() - started).toBeGreaterThan(5000); // it had to wait for the window to pass
+    const impatient = await A2AClient.connect(server.url, { credentials: apiKey("key-carol"), retryAfter: false });
+    const refused = await (async () => { for (let i = 0; i < 7; i++) await impatient.sendMessage({ message: message("tck-complete-task") as never }); })().catch((e: unknown) => e);
+    expect(refused).toMatchObject({ reason: "RATE_LIMIT_EXCEEDED" });
+  }, 40_000);
 
   it("answers /healthz without credentials, in milliseconds", async () => {
     const started = Date.now();
