@@ -22,7 +22,8 @@ export interface AuditContext {
   caller: string;
 }
 
-/** Writes one audit line. */
-export function audit(context: AuditContext, entry: AuditEvent): void {
+/** Writes one audit line, unless AUDIT_LOG is "off". */
+export function audit(env: { AUDIT_LOG?: string }, context: AuditContext, entry: AuditEvent): void {
+  if (env.AUDIT_LOG === "off") return;
   console.log(JSON.stringify({ time: new Date().toISOString(), audit: true, tenant: context.tenant, caller: context.caller, ...entry }));
 }

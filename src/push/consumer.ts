@@ -42,7 +42,7 @@ async function deliverOne(message: Message<PushPointer>, env: A2AEnv, definition
     }
     const started = Date.now();
     const record = (state: DeliveryState, outcome: string) => {
-      audit({ tenant: p.tenant, caller: payload.owner }, {
+      audit(env, { tenant: p.tenant, caller: payload.owner }, {
         event: "push.attempt", taskId: p.taskId, configId: p.configId, seq: p.seq, outcome: `${state}: ${outcome}`, attempt: message.attempts, latencyMs: Date.now() - started,
       });
       return task.recordPushAttempt(p.configId, p.seq, state, outcome);

@@ -116,7 +116,7 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
 function auditRequest(request: Request, response: Response, cx: CallContext, started: number): void {
   const { operation, outcome, taskId, tenant } = cx.audit;
   if (!operation) return;
-  audit({ tenant: tenant ?? "", caller: cx.caller.id }, {
+  audit(cx.env, { tenant: tenant ?? "", caller: cx.caller.id }, {
     event: "request", operation, binding: isJsonRpc(request) ? "jsonrpc" : "rest",
     outcome: outcome ?? (response.ok ? "ok" : `HTTP ${response.status}`), status: response.status, latencyMs: Date.now() - started,
     ...(taskId ? { taskId } : {}),

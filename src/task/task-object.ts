@@ -416,7 +416,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const json = JSON.stringify({ task });
     const seq = this.#store.appendEvent(json);
     this.#stored = { task, tenant: draft.tenant, owner: draft.owner, lastSeq: seq, createdAt: Date.now() };
-    audit({ tenant: draft.tenant, caller: draft.owner }, { event: "task.received", taskId: task.id, contextId: draft.contextId });
+    audit(this.env, { tenant: draft.tenant, caller: draft.owner }, { event: "task.received", taskId: task.id, contextId: draft.contextId });
     this.#subs.broadcast(seq, json);
     this.#index.schedule();
     this.#notify();
@@ -450,10 +450,10 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     const who = { tenant: stored.tenant, caller: stored.owner };
     const contextId = stored.task.contextId ?? "";
     if ("statusUpdate" in event) {
-      audit(who, { event: "task.state", taskId: stored.task.id, contextId, state: event.statusUpdate.status.state, seq });
+      audit(this.env, who, { event: "task.state", taskId: stored.task.id, contextId, state: event.statusUpdate.status.state, seq });
     } else if ("artifactUpdate" in event) {
       const update = event.artifactUpdate;
-      audit(who, { event: "task.artifact", taskId: stored.task.id, contextId, artifactId: update.artifact.artifactId, parts: update.artifact.parts.length, append: update.append === true, lastChunk: update.lastChunk === true, seq });
+      audit(this.env, who, { event: "task.artifact", taskId: stored.task.id, contextId, artifactId: update.artifact.artifactId, parts: update.artifact.parts.length, append: update.append === true, lastChunk: update.lastChunk === true, seq });
     }
   }
 
@@ -568,7 +568,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     await this.ctx.storage.deleteAll();
     await this.ctx.storage.deleteAlarm();
     this.#stored = null;
-    audit({ tenant: stored.tenant, caller: stored.owner }, { event: "task.purged", taskId: stored.task.id });
+    audit(this.env, { tenant: stored.tenant, caller: stored.owner }, { event: "task.purged", taskId: stored.task.id });
   }
 
   async #armAlarm(): Promise<void> {

@@ -86,6 +86,13 @@ async function freePort(): Promise<number> {
   });
 }
 
+async function freePortOtherThan(taken: number): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port !== taken) return port;
+  }
+}
+
 /** True while something accepts TCP connections on 127.0.0.1:port. */
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolveOpen) => {
@@ -102,7 +109,21 @@ function portOpen(port: number): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Starts `wrangler dev`. Ports are picked free just before wrangler binds them, so another process can
+ * take one in between: that rare case ("Address already in use") is retried with fresh ports.
+ */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes("Address already in use")) throw error;
+    }
+  }
+}
+
+async function startServerOnce(options: StartServerOptions): Promise<RunningServer> {
   const config = resolve(PROJECT_ROOT, options.config);
   if (!existsSync(config)) throw new Error(`startServer: no wrangler config at ${config}`);
   const ownsPersistDir = options.persistTo === undefined;
@@ -136,7 +157,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     "--persist-to", persistTo,
     // A free port of its own, so parallel servers never collide on the default 9229. (Port 0 would do
     // that too, but then wrangler loses the Worker's console output, which the audit tests read.)
-    "--inspector-port", String(await freePort()),
+    "--inspector-port", String(await freePortOtherThan(port)),
     "--show-interactive-dev-session=false",
     "--log-level", "log", // "info" would hide the Worker's console.log lines (the audit log)
   ];
