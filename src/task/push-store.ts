@@ -10,7 +10,8 @@ export type PushVersion = "1.0" | "0.3";
 
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS push_configs (id TEXT PRIMARY KEY, json TEXT NOT NULL, agent_url TEXT NOT NULL, created INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS push_configs (
+  id TEXT PRIMARY KEY, json TEXT NOT NULL, agent_url TEXT NOT NULL, created INTEGER NOT NULL, version TEXT);
 CREATE TABLE IF NOT EXISTS outbox (
   config_id TEXT NOT NULL, seq INTEGER NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
   touched INTEGER NOT NULL, outcome TEXT, PRIMARY KEY (config_id, seq));
@@ -45,14 +46,28 @@ export class PushStore {
   readonly #sql: SqlStorage;
   readonly #requeueAfterMs: number;
   #ids: string[] | undefined;
+  /** Whether the tables exist: most tasks never get a push config, so they are made with the first one. */
+  #tables: boolean | undefined;
 
   constructor(sql: SqlStorage, requeueAfterMs = DEFAULT_REQUEUE_AFTER_MS) {
     this.#sql = sql;
     this.#requeueAfterMs = requeueAfterMs;
+  }
+
+  /** After the task's storage was wiped (purge): nothing is cached any more. */
+  forget(): void {
+    this.#tables = undefined;
+    this.#ids = undefined;
+  }
+
+  #hasTables(): boolean {
+    return (this.#tables ??= this.#sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'push_configs'").toArray().length > 0);
+  }
+
+  #makeTables(): void {
+    if (this.#hasTables()) return;
     this.#sql.exec(SCHEMA);
-    // Added after the first release: stores made before it get the column here (NULL = 1.0).
-    const columns = this.#sql.exec<{ name: string }>("PRAGMA table_info(push_configs)").toArray();
-    if (!columns.some((c) => c.name === "version")) this.#sql.exec("ALTER TABLE push_configs ADD COLUMN version TEXT");
+    this.#tables = true;
   }
 
   count(): number {
@@ -61,6 +76,7 @@ export class PushStore {
 
   /** Creates or replaces a config (ids are per task), with the protocol version it was registered in. */
   put(config: TaskPushNotificationConfig, agentUrl: string, version: PushVersion): void {
+    this.#makeTables();
     this.#sql.exec(
       "INSERT INTO push_configs (id, json, agent_url, created, version) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json, agent_url = excluded.agent_url, version = excluded.version",
       config.id!, JSON.stringify(config), agentUrl, Date.now(), version === "1.0" ? null : version,
@@ -73,16 +89,19 @@ export class PushStore {
   }
 
   get(id: string): StoredPushConfig | undefined {
+    if (!this.#hasTables()) return undefined;
     const row = this.#sql.exec<{ json: string; agent_url: string; version: string | null }>("SELECT json, agent_url, version FROM push_configs WHERE id = ?", id).toArray()[0];
     return row ? { config: JSON.parse(row.json) as TaskPushNotificationConfig, agentUrl: row.agent_url, version: row.version === "0.3" ? "0.3" : "1.0" } : undefined;
   }
 
   list(offset: number, limit: number): { configs: TaskPushNotificationConfig[]; more: boolean } {
+    if (!this.#hasTables()) return { configs: [], more: false };
     const rows = this.#sql.exec<{ json: string }>("SELECT json FROM push_configs ORDER BY created, id LIMIT ? OFFSET ?", limit + 1, offset).toArray();
     return { configs: rows.slice(0, limit).map((r) => JSON.parse(r.json) as TaskPushNotificationConfig), more: rows.length > limit };
   }
 
   delete(id: string): void {
+    if (!this.#hasTables()) return;
     this.#sql.exec("DELETE FROM push_configs WHERE id = ?", id);
     this.#ids = undefined;
   }
@@ -97,6 +116,7 @@ export class PushStore {
 
   /** Rows to hand to the queue: pending ones, and queued ones the consumer has been silent about for too long. */
   due(now: number, limit = 100): { configId: string; seq: number }[] {
+    if (!this.#hasTables()) return [];
     return this.#sql
       .exec<{ config_id: string; seq: number }>(
         "SELECT config_id, seq FROM outbox WHERE state = 'pending' OR (state = 'queued' AND touched < ?) ORDER BY seq LIMIT ?",
@@ -108,6 +128,7 @@ export class PushStore {
 
   /** When the outbox next needs attention (ms), if ever. */
   nextWake(retryPendingAfterMs: number): number | undefined {
+    if (!this.#hasTables()) return undefined;
     const row = this.#sql
       .exec<{ pending: number | null; queued: number | null }>(
         "SELECT MIN(CASE WHEN state = 'pending' THEN touched END) AS pending, MIN(CASE WHEN state = 'queued' THEN touched END) AS queued FROM outbox WHERE state IN ('pending', 'queued')",
@@ -131,11 +152,13 @@ export class PushStore {
   }
 
   state(configId: string, seq: number): DeliveryState | undefined {
+    if (!this.#hasTables()) return undefined;
     return this.#sql.exec<{ state: DeliveryState }>("SELECT state FROM outbox WHERE config_id = ? AND seq = ?", configId, seq).toArray()[0]?.state;
   }
 
   /** The consumer's report on one attempt; a final state is never overwritten. */
   record(configId: string, seq: number, state: DeliveryState, outcome: string): void {
+    if (!this.#hasTables()) return;
     this.#sql.exec(
       "UPDATE outbox SET state = ?, outcome = ?, attempts = attempts + 1, touched = ? WHERE config_id = ? AND seq = ? AND state IN ('pending', 'queued')",
       state, outcome, Date.now(), configId, seq,
@@ -143,6 +166,7 @@ export class PushStore {
   }
 
   deliveries(configId?: string): Delivery[] {
+    if (!this.#hasTables()) return [];
     const rows = this.#sql
       .exec<{ config_id: string; seq: number; state: DeliveryState; attempts: number; touched: number; outcome: string | null }>(
         `SELECT config_id, seq, state, attempts, touched, outcome FROM outbox ${configId === undefined ? "" : "WHERE config_id = ?"} ORDER BY seq, config_id`,
@@ -157,6 +181,7 @@ export class PushStore {
   }
 
   #configIds(): string[] {
+    if (!this.#hasTables()) return [];
     return (this.#ids ??= this.#sql.exec<{ id: string }>("SELECT id FROM push_configs ORDER BY created, id").toArray().map((r) => r.id));
   }
 }

@@ -99,6 +99,8 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   #turn: Promise<void> = Promise.resolve();
   readonly #waiters = new Set<() => void>();
   readonly #index: IndexSync;
+  /** The alarm time last given to storage (undefined: none), so unchanged times are not written again. */
+  #alarmAt: number | undefined;
   readonly #push: PushOutbox;
 
   constructor(ctx: DurableObjectState, env: A2AEnv, definition: AgentDefinition) {
@@ -185,6 +187,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
    * deadline is aborted and the task fails; push rows not yet in the queue are sent again.
    */
   override async alarm(): Promise<void> {
+    this.#alarmAt = undefined; // a fired alarm is gone
     const stored = this.#load();
     const due = this.#lifecycleDue();
     if (stored && due && Date.now() >= due.at) {
@@ -300,7 +303,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
         readable = sub.readable;
         if (this.#stored) this.#subs.send(sub.id, this.#stored.lastSeq, JSON.stringify({ task: this.#stored.task }));
       }
-      const run = this.#startRun(input, contextId, release);
+      const run = this.#startRun(input, contextId, release, how.framing !== undefined);
       // returnImmediately needs a task now: the executor had its synchronous turn to reply with a Message.
       if (how.createAtOnce && !run.reply && run.live) this.#ensureCreated();
       return { ...run, readable };
@@ -327,7 +330,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     return stored;
   }
 
-  #startRun(input: SendInput, contextId: string, release: () => void): Run {
+  #startRun(input: SendInput, contextId: string, release: () => void, deferExecutor: boolean): Run {
     const controller = new AbortController();
     const self = this;
     const host = {
@@ -354,8 +357,15 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     });
     const run: Run = { controller, context, deadline: Date.now() + this.#deadlineMs(), live: true, stopping: false, startSeq: this.#stored?.lastSeq ?? 0, release };
     this.#run = run;
-    void this.#armAlarm();
-    void this.#execute(run);
+    if (deferExecutor) {
+      // A stream's response (its headers) goes out first; the executor starts on the next turn.
+      setTimeout(() => void this.#execute(run), 0);
+      void this.#armAlarm();
+    } else {
+      void this.#execute(run);
+      // Most runs that finish at once never need the watchdog; one still going does.
+      if (run.live) void this.#armAlarm();
+    }
     return run;
   }
 
@@ -567,19 +577,28 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     this.#subs.closeAll();
     await this.ctx.storage.deleteAll();
     await this.ctx.storage.deleteAlarm();
+    this.#push.store.forget();
+    this.#alarmAt = undefined;
     this.#stored = null;
     audit(this.env, { tenant: stored.tenant, caller: stored.owner }, { event: "task.purged", taskId: stored.task.id });
   }
 
   async #armAlarm(): Promise<void> {
+    const at = this.#nextAlarm();
+    if (at === this.#alarmAt) return; // already set (or already none): storage needs no word
+    this.#alarmAt = at;
+    if (at !== undefined) await this.ctx.storage.setAlarm(at);
+    else await this.ctx.storage.deleteAlarm();
+  }
+
+  #nextAlarm(): number | undefined {
     const times: number[] = [];
     if (this.#run) times.push(nextWatch(this.#run.deadline));
     const push = this.#push.nextWake();
     if (push !== undefined) times.push(push);
     const lifecycle = this.#lifecycleDue();
     if (lifecycle) times.push(lifecycle.at);
-    if (times.length) await this.ctx.storage.setAlarm(Math.min(...times));
-    else await this.ctx.storage.deleteAlarm();
+    return times.length ? Math.min(...times) : undefined;
   }
 
   async #guard<T>(body: () => Promise<T>): Promise<Outcome<T>> {
