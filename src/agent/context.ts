@@ -1,5 +1,6 @@
 /** Builds the AgentContext an executor sees: it turns the author's calls into wire events for the task object. */
 import { nowTimestamp, type Artifact, type Message, type Part, type StreamResponse, type Task, type TaskArtifactUpdateEvent, type TaskState } from "../protocol/index";
+import type { A2AEnv } from "../env";
 import type { AgentContext, ArtifactInput, Content, Principal } from "./types";
 
 /** What the task object offers one run of the executor. */
@@ -22,6 +23,7 @@ export interface RunFacts {
   acceptedOutputModes: readonly string[] | undefined;
   signal: AbortSignal;
   extensions: readonly string[];
+  env: A2AEnv;
 }
 
 export function toParts(content: Content): Part[] {
@@ -58,6 +60,7 @@ export function createAgentContext(host: RunHost, facts: RunFacts): AgentContext
     acceptedOutputModes: facts.acceptedOutputModes,
     signal: facts.signal,
     extensions: facts.extensions,
+    env: facts.env,
     agentMessage,
     status,
     reply(content) {

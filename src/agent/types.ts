@@ -50,6 +50,8 @@ export interface AgentContext {
   readonly signal: AbortSignal;
   /** URIs of the declared extensions the client activated (A2A-Extensions). */
   readonly extensions: readonly string[];
+  /** The Worker's environment: your own bindings and secrets (cast to your Env type). */
+  readonly env: A2AEnv;
 
   /** Answers with a bare Message and no task. Only as the first emission; on an existing task it completes it. */
   reply(content: Content): void;
@@ -171,6 +173,13 @@ export interface AgentOptions {
    * the card, which the v1.0 conformance kit's strict card schema would refuse.
    */
   v03Compat?: boolean;
+  /**
+   * Serve the web console at `GET /`: a page that shows the Agent Card, chats with the agent, lists and
+   * follows tasks and shows every request and event as JSON (default false; env A2A_CONSOLE "true" /
+   * "false" overrides; `npm run dev` turns it on). The page is public; its API calls carry the
+   * credentials the person types in.
+   */
+  console?: boolean;
 }
 
 export interface AgentDefinition {

@@ -354,6 +354,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       acceptedOutputModes: input.request.configuration?.acceptedOutputModes,
       signal: controller.signal,
       extensions: input.extensions,
+      env: this.env,
     });
     const run: Run = { controller, context, deadline: Date.now() + this.#deadlineMs(), live: true, stopping: false, startSeq: this.#stored?.lastSeq ?? 0, release };
     this.#run = run;
