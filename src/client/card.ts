@@ -9,6 +9,14 @@ import { isJson, PROTOCOL_VERSION, readJson, type HttpSession } from "./http";
 
 export const WELL_KNOWN_CARD_PATH = "/.well-known/agent-card.json";
 
+/** The older protocol version this client can also speak (JSON-RPC only). */
+export const V03 = "0.3";
+
+/** Major.Minor of an interface's protocol version. */
+export function interfaceVersion(i: AgentInterface): string {
+  return majorMinor(i.protocolVersion);
+}
+
 /** The bindings this client speaks. */
 export type Binding = "JSONRPC" | "HTTP+JSON";
 export const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON"];
@@ -43,12 +51,13 @@ export function checkCard(card: unknown, httpStatus = 200): asserts card is Agen
   const c = card as Record<string, unknown>;
   if (typeof c.name !== "string") throw invalidResponse("the Agent Card has no name", httpStatus);
   if (!Array.isArray(c.supportedInterfaces)) {
-    throw invalidResponse(
-      typeof c.url === "string"
-        ? "the Agent Card is a protocol 0.3 card (url, no supportedInterfaces); this client speaks 1.0"
-        : "the Agent Card has no supportedInterfaces",
-      httpStatus,
-    );
+    if (typeof c.url !== "string") throw invalidResponse("the Agent Card has no supportedInterfaces", httpStatus);
+    // A 0.3 card: its url / preferredTransport / additionalInterfaces, read as 0.3 interfaces.
+    const extra = Array.isArray(c.additionalInterfaces) ? (c.additionalInterfaces as { url?: unknown; transport?: unknown }[]) : [];
+    c.supportedInterfaces = [
+      { url: c.url, protocolBinding: typeof c.preferredTransport === "string" ? c.preferredTransport : "JSONRPC", protocolVersion: "0.3" },
+      ...extra.filter((i) => typeof i.url === "string" && typeof i.transport === "string").map((i) => ({ url: i.url, protocolBinding: i.transport, protocolVersion: "0.3" })),
+    ];
   }
   c.capabilities ??= {};
 }
@@ -61,13 +70,14 @@ function majorMinor(version: string | undefined): string {
 
 /**
  * The interface to use: among the entries with a binding and protocol version this client speaks, the
- * first in the card's order, or in `preference` order when given.
+ * first in the card's order, or in `preference` order when given. Version 1.0 comes first; an agent that
+ * offers only 0.3 is spoken to over 0.3 JSON-RPC.
  */
 export function selectInterface(card: AgentCard, preference?: readonly Binding[]): AgentInterface & { protocolBinding: Binding } {
-  const usable = card.supportedInterfaces.filter(
-    (i): i is AgentInterface & { protocolBinding: Binding } =>
-      (BINDINGS as readonly string[]).includes(i.protocolBinding) && majorMinor(i.protocolVersion) === PROTOCOL_VERSION,
-  );
+  const speaks = (i: AgentInterface, version: string): i is AgentInterface & { protocolBinding: Binding } =>
+    (BINDINGS as readonly string[]).includes(i.protocolBinding) && majorMinor(i.protocolVersion) === version;
+  let usable = card.supportedInterfaces.filter((i) => speaks(i, PROTOCOL_VERSION));
+  if (!usable.length) usable = card.supportedInterfaces.filter((i): i is AgentInterface & { protocolBinding: Binding } => i.protocolBinding === "JSONRPC" && speaks(i, V03));
   const order = preference?.length ? preference : undefined;
   const chosen = order
     ? order.map((binding) => usable.find((i) => i.protocolBinding === binding)).find((i) => i !== undefined)

@@ -13,7 +13,8 @@ import type {
 } from "../protocol/requests";
 import type { CredentialProvider } from "./auth";
 import type { JSONWebKeySet, JWTVerifyGetKey } from "jose";
-import { fetchAgentCard, selectInterface, type Binding } from "./card";
+import { fetchAgentCard, interfaceVersion, selectInterface, V03, type Binding } from "./card";
+import { V03_DIALECT } from "./v03-dialect";
 import { Conversation } from "./conversation";
 import { A2AClientError, invalidResponse } from "./errors";
 import { HttpSession, type Fetch, type RetryAfterOptions } from "./http";
@@ -124,9 +125,14 @@ export class A2AClient {
     session.card = card;
     this.interface = selectInterface(card, options.bindings);
     this.tenant = options.tenant ?? this.interface.tenant;
-    this.#transport = this.interface.protocolBinding === "JSONRPC"
-      ? new JsonRpcTransport(session, this.interface.url, this.tenant)
-      : new RestTransport(session, this.interface.url, this.tenant);
+    this.#transport = this.interface.protocolBinding === "HTTP+JSON"
+      ? new RestTransport(session, this.interface.url, this.tenant)
+      : new JsonRpcTransport(session, this.interface.url, this.tenant, interfaceVersion(this.interface) === V03 ? V03_DIALECT : undefined);
+  }
+
+  /** The protocol version spoken with this agent: "1.0", or "0.3" for an agent that offers only 0.3. */
+  get protocolVersion(): string {
+    return interfaceVersion(this.interface);
   }
 
   get binding(): Binding {

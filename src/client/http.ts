@@ -75,7 +75,8 @@ export class HttpSession {
   async #attempt(request: HttpRequest): Promise<Response> {
     const headers = new Headers(this.#options.headers);
     for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value);
-    headers.set("a2a-version", PROTOCOL_VERSION);
+    // A 0.3 transport states its own version; everything else speaks 1.0.
+    if (!request.headers?.["a2a-version"]) headers.set("a2a-version", PROTOCOL_VERSION);
     const url = new URL(request.url);
     for (const provider of this.#options.credentials) await provider.apply({ headers, url }, this.card);
     const init: RequestInit = { method: request.method, headers };

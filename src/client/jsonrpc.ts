@@ -7,24 +7,41 @@ import {
   type CallOptions, type StreamCallOptions, type StreamItem, type StreamOperation, type Transport, type UnaryOperation,
 } from "./transport";
 
+/** How operations look on the wire: v1.0 as they are; an older protocol version translates them. */
+export interface JsonRpcDialect {
+  /** The A2A-Version this dialect states (default: the client's, 1.0). */
+  version?: string;
+  request(operation: string, params: Record<string, unknown>): { method: string; params: Record<string, unknown> };
+  result(operation: string, result: unknown): unknown;
+  event(result: unknown): unknown;
+}
+
+const V1_DIALECT: JsonRpcDialect = {
+  request: (method, params) => ({ method, params }),
+  result: (_operation, result) => result,
+  event: (result) => result,
+};
+
 export class JsonRpcTransport implements Transport {
   readonly binding: Binding = "JSONRPC";
   readonly #session: HttpSession;
   readonly #url: URL;
   readonly #tenant: string | undefined;
+  readonly #dialect: JsonRpcDialect;
   #nextId = 1;
 
-  constructor(session: HttpSession, url: string, tenant: string | undefined) {
+  constructor(session: HttpSession, url: string, tenant: string | undefined, dialect: JsonRpcDialect = V1_DIALECT) {
     this.#session = session;
     this.#url = new URL(url);
     this.#tenant = tenant;
+    this.#dialect = dialect;
   }
 
   async call(operation: UnaryOperation, params: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
     const response = await this.#post(operation, params, "application/json", options);
     const body = await this.#envelope(response);
     if (!("result" in body)) throw invalidResponse("a JSON-RPC response without result or error", response.status);
-    return body.result;
+    return this.#dialect.result(operation, body.result);
   }
 
   async stream(operation: StreamOperation, params: Record<string, unknown>, options: StreamCallOptions = {}): Promise<AsyncIterable<StreamItem>> {
@@ -39,12 +56,15 @@ export class JsonRpcTransport implements Transport {
   }
 
   #post(operation: string, params: Record<string, unknown>, accept: string, options: CallOptions): Promise<Response> {
-    const withTenant = this.#tenant !== undefined && this.#tenant !== "" ? { ...params, tenant: this.#tenant } : params;
+    const wire = this.#dialect.request(operation, params);
+    const withTenant = this.#tenant !== undefined && this.#tenant !== "" ? { ...wire.params, tenant: this.#tenant } : wire.params;
+    const headers: Record<string, string> = { ...options.headers, "content-type": "application/json", accept };
+    if (this.#dialect.version) headers["a2a-version"] = this.#dialect.version;
     const request: Parameters<HttpSession["send"]>[0] = {
       method: "POST",
       url: this.#url,
-      body: JSON.stringify({ jsonrpc: "2.0", id: this.#nextId++, method: operation, params: withTenant }),
-      headers: { ...options.headers, "content-type": "application/json", accept },
+      body: JSON.stringify({ jsonrpc: "2.0", id: this.#nextId++, method: wire.method, params: withTenant }),
+      headers,
     };
     if (options.signal) request.signal = options.signal;
     return this.#session.send(request);
@@ -71,7 +91,7 @@ export class JsonRpcTransport implements Transport {
     if (data === null || typeof data !== "object") throw invalidResponse("an SSE event is not a JSON-RPC response", status);
     const record = data as Record<string, unknown>;
     if (record.error !== undefined) throw fromJsonRpcError(record.error, status);
-    return record.result;
+    return this.#dialect.event(record.result);
   }
 
   #error(data: unknown, status: number): A2AClientError {

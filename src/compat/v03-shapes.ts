@@ -8,11 +8,10 @@
  * A data part whose value is not an object travels as `{value}` with `metadata.data_part_compat: true`,
  * as the official SDKs do, and is unwrapped again on the way in.
  */
-import {
-  A2AError, closesStream, isTerminal,
-  type Artifact, type Message, type Part, type StreamResponse, type Task, type TaskPushNotificationConfig, type TaskState,
-  type TaskStatus,
-} from "../protocol/index";
+// Only the zod-free parts of the model: the client uses these translations too.
+import { A2AError } from "../protocol/errors";
+import type { Artifact, Message, Part, StreamResponse, Task, TaskPushNotificationConfig, TaskStatus } from "../protocol/objects";
+import { closesStream, isTerminal, type TaskState } from "../protocol/states";
 
 export type Json = Record<string, unknown>;
 
