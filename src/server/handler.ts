@@ -5,7 +5,10 @@
 import { DEFAULT_LIMITS, type AgentDefinition, type Limits, type Principal } from "../agent/types";
 import { envNumber, pushEnabled, type A2AEnv } from "../env";
 import { checkWebhookUrl, UnsafeUrlError } from "../push/url-guard";
+import { lifetimes } from "../task/lifetimes";
+import { withHistoryLength } from "../task/reducer";
 import { buildCard, declaresExtendedCard, signedIfConfigured } from "./card";
+import { cachedFinishedTask, rememberIfFinished } from "./finished-tasks";
 import {
   A2AError, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, GetExtendedAgentCardRequestSchema,
   GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushDeliveriesRequestSchema,
@@ -134,7 +137,11 @@ export async function sendStreamingMessage(cx: CallContext, params: unknown, fra
 export async function getTask(cx: CallContext, params: unknown): Promise<Task> {
   const request = parseParams(GetTaskRequestSchema, params);
   const tenant = tenantOf(cx, request.tenant);
-  return unwrap(await taskStub(cx.env, tenant, request.id).getTask({ taskId: request.id, tenant, caller: cx.caller }, request.historyLength));
+  const cached = cachedFinishedTask(tenant, cx.caller.id, request.id, lifetimes(cx.env, cx.definition.options).retentionMs);
+  if (cached) return withHistoryLength(cached, request.historyLength);
+  const task = unwrap(await taskStub(cx.env, tenant, request.id).getTask({ taskId: request.id, tenant, caller: cx.caller }, undefined)) as Task;
+  rememberIfFinished(tenant, cx.caller.id, task);
+  return withHistoryLength(task, request.historyLength);
 }
 
 export async function cancelTask(cx: CallContext, params: unknown): Promise<Task> {

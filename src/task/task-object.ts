@@ -16,6 +16,7 @@ import {
 import type { IndexEntry } from "./index-object";
 import { audit } from "../audit";
 import { IndexSync } from "./index-sync";
+import { lifetimes, type Lifetimes } from "./lifetimes";
 import { indexStub } from "./names";
 import { PushOutbox, type PushEvents } from "./push-outbox";
 import type { Delivery, DeliveryState, PushVersion } from "./push-store";
@@ -549,14 +550,8 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   }
 
   /** One alarm serves the run's watchdog and the push outbox: it is set for whichever comes first. */
-  /** How long a task may wait for its client, and how long a finished task is kept (0 = for ever). */
-  #lifetimes(): { interruptedMs: number; retentionMs: number } {
-    const options = this.#definition.options;
-    const seconds = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Math.max(0, Number(value) || 0));
-    return {
-      interruptedMs: seconds(this.env.INTERRUPTED_TIMEOUT_SECONDS, options?.interruptedTimeoutSeconds ?? 7 * 86400) * 1000,
-      retentionMs: seconds(this.env.TASK_RETENTION_SECONDS, options?.retentionSeconds ?? 30 * 86400) * 1000,
-    };
+  #lifetimes(): Lifetimes {
+    return lifetimes(this.env, this.#definition.options);
   }
 
   /** The next lifecycle step: cancel a task left waiting too long, or purge a finished one past retention. */
