@@ -2,6 +2,7 @@
  * The audit log: one JSON line per event, for Workers Logs (observability). Lines carry who, what, on
  * which task, the outcome and how long it took — never message contents, tokens or keys.
  */
+import type { StreamResponse } from "./protocol/objects";
 
 export type AuditEvent =
   /** One A2A request: its operation, outcome (ok or the error reason) and latency. Auth failures included. */
@@ -26,4 +27,20 @@ export interface AuditContext {
 export function audit(env: { AUDIT_LOG?: string }, context: AuditContext, entry: AuditEvent): void {
   if (env.AUDIT_LOG === "off") return;
   console.log(JSON.stringify({ time: new Date().toISOString(), audit: true, tenant: context.tenant, caller: context.caller, ...entry }));
+}
+
+/** The audit line of a stored task event: its kind and ids, never its content. */
+export function auditEvent(
+  env: { AUDIT_LOG?: string },
+  stored: { tenant: string; owner: string; task: { id: string; contextId?: string } },
+  event: StreamResponse,
+  seq: number,
+): void {
+  const who = { tenant: stored.tenant, caller: stored.owner };
+  const ids = { taskId: stored.task.id, contextId: stored.task.contextId ?? "" };
+  if ("statusUpdate" in event) audit(env, who, { event: "task.state", ...ids, state: event.statusUpdate.status.state, seq });
+  else if ("artifactUpdate" in event) {
+    const update = event.artifactUpdate;
+    audit(env, who, { event: "task.artifact", ...ids, artifactId: update.artifact.artifactId, parts: update.artifact.parts.length, append: update.append === true, lastChunk: update.lastChunk === true, seq });
+  }
 }

@@ -3,6 +3,19 @@
  * syncs are coalesced, retried with backoff, and a caller can wait until the index reflects everything.
  */
 import type { IndexEntry } from "./index-object";
+import type { StoredTask } from "./store";
+
+/** The index's summary of a task: its head (no history, no artifacts) and what lists filter on. */
+export function indexEntryOf(stored: StoredTask | null | undefined): IndexEntry | undefined {
+  if (!stored) return undefined;
+  const { history: _h, artifacts: _a, ...head } = stored.task;
+  return {
+    tenant: stored.tenant, owner: stored.owner,
+    taskId: stored.task.id, contextId: stored.task.contextId ?? "", state: stored.task.status.state,
+    statusTime: Date.parse(stored.task.status.timestamp ?? "") || stored.createdAt, seq: stored.lastSeq,
+    headJson: JSON.stringify(head),
+  };
+}
 
 export class IndexSync {
   readonly #send: (entry: IndexEntry) => Promise<void>;

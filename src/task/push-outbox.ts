@@ -3,8 +3,10 @@
  * queue. Rows are added in the event's own synchronous block; sending is I/O afterwards, and a row
  * whose send failed (or that the queue lost) is sent again from the task object's alarm.
  */
-import { isSettled, type StreamResponse } from "../protocol/index";
-import { PushStore } from "./push-store";
+import { A2AError, isSettled, type StreamResponse, type TaskPushNotificationConfig } from "../protocol/index";
+import { PushStore, type PushVersion } from "./push-store";
+import type { StoredTask } from "./store";
+import type { PushPayload } from "./task-types";
 
 /** The queue message: a pointer to the event, never the payload (queue messages are capped at 128 KB). */
 export interface PushPointer {
@@ -29,6 +31,38 @@ export class PushOutbox {
     this.store = new PushStore(sql, requeueAfterMs);
     this.#queue = queue;
     this.#events = events;
+  }
+
+  /** Creates (or replaces) a config of the task, within the per-task cap. */
+  create(stored: StoredTask, config: TaskPushNotificationConfig, agentUrl: string, maxConfigs: number, version: PushVersion): TaskPushNotificationConfig {
+    const id = config.id || crypto.randomUUID();
+    if (!this.store.has(id) && this.store.count() >= maxConfigs) {
+      throw new A2AError("InvalidParams", `A task can have at most ${maxConfigs} push notification configs`, { taskId: stored.task.id, limit: String(maxConfigs) });
+    }
+    const saved = pushConfigOf(config, id, stored.task.id, stored.tenant);
+    this.store.put(saved, agentUrl, version);
+    return saved;
+  }
+
+  get(stored: StoredTask, id: string): TaskPushNotificationConfig {
+    const found = this.store.get(id);
+    // The spec reuses TaskNotFound for a missing config.
+    if (!found) throw new A2AError("TaskNotFound", `Push notification config ${id} not found`, { taskId: stored.task.id, configId: id });
+    return found.config;
+  }
+
+  /** What the consumer needs for one delivery; null once it is settled or its config is gone. */
+  payload(stored: StoredTask, configId: string, seq: number, eventAt: (seq: number) => { seq: number; json: string } | undefined): PushPayload | null {
+    const state = this.store.state(configId, seq);
+    const found = this.store.get(configId);
+    if (!found || (state !== "pending" && state !== "queued")) return null;
+    const event = eventAt(seq);
+    if (!event || event.seq !== seq) return null;
+    const attempts = this.store.deliveries(configId).find((d) => d.seq === seq)?.attempts ?? 0;
+    const payload: PushPayload = { config: found.config, owner: stored.owner, agentUrl: found.agentUrl, eventJson: event.json, attempts, version: found.version };
+    // A 0.3 config gets the task itself (reference §8.1 #5).
+    if (found.version === "0.3") payload.taskJson = JSON.stringify(stored.task);
+    return payload;
   }
 
   /** Called in the block that stored the event; returns true when deliveries were added. */
@@ -71,3 +105,13 @@ export class PushOutbox {
     return this.#queue ? this.store.nextWake(RESEND_AFTER_MS) : undefined;
   }
 }
+
+/** The stored form of a config: its id, and the task and tenant it belongs to. */
+export function pushConfigOf(config: TaskPushNotificationConfig, id: string, taskId: string, tenant: string): TaskPushNotificationConfig {
+  const saved: TaskPushNotificationConfig = { id, taskId, url: config.url };
+  if (tenant) saved.tenant = tenant;
+  if (config.token) saved.token = config.token;
+  if (config.authentication) saved.authentication = config.authentication;
+  return saved;
+}
+

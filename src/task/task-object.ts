@@ -5,90 +5,32 @@
  * index current. An alarm and a start-up check make sure no task stays WORKING forever.
  */
 import { DurableObject } from "cloudflare:workers";
+import { audit, auditEvent } from "../audit";
 import { createAgentContext } from "../agent/context";
-import { DEFAULT_LIMITS, type AgentContext, type AgentDefinition, type Principal } from "../agent/types";
+import { DEFAULT_LIMITS, type AgentContext, type AgentDefinition } from "../agent/types";
 import { envNumber, type A2AEnv } from "../env";
 import {
-  A2AError, closesStream, isInterrupted, isSettled, isTerminal, nowTimestamp,
-  type A2AErrorData, type Framing, type Message, type SendMessageRequest, type SendMessageResponse,
+  A2AError, closesStream, isSettled, isTerminal, nowTimestamp,
+  type Framing, type Message, type SendMessageResponse,
   type StreamResponse, type Task, type TaskPushNotificationConfig, type TaskState,
 } from "../protocol/index";
-import type { IndexEntry } from "./index-object";
-import { audit } from "../audit";
-import { IndexSync } from "./index-sync";
-import { lifetimes, type Lifetimes } from "./lifetimes";
+import { IndexSync, indexEntryOf } from "./index-sync";
+import { lifetimes, nextLifecycleStep, type Lifetimes, type LifecycleStep } from "./lifetimes";
 import { indexStub } from "./names";
-import { PushOutbox, type PushEvents } from "./push-outbox";
+import { PushOutbox, pushConfigOf, type PushEvents } from "./push-outbox";
 import type { Delivery, DeliveryState, PushVersion } from "./push-store";
 import { applyEvent, withHistoryLength } from "./reducer";
-import { TaskStore, type StoredTask, type TaskOwner } from "./store";
+import { TaskStore, type StoredTask } from "./store";
 import { Subscribers } from "./subscribers";
+import { guard, guardSync, type Access, type Draft, type Outcome, type PushPayload, type Run, type SendInput } from "./task-types";
+import { Waiters } from "./waiters";
 
-/** Results cross RPC as plain data: errors as A2AErrorData, never thrown. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: A2AErrorData };
-
-export interface Access {
-  taskId: string;
-  tenant: string;
-  caller: Principal;
-}
-
-export interface SendInput extends Access {
-  /** An inline push config (configuration.taskPushNotificationConfig), already checked, with its id. */
-  pushConfig?: TaskPushNotificationConfig;
-  /** The agent's public URL, the issuer of its push notifications. */
-  agentUrl: string;
-  /** The protocol version an inline push config is registered in (its payload format). */
-  pushVersion: PushVersion;
-  /** Extensions the client activated. */
-  extensions: string[];
-  /** True when the worker minted taskId for a new task. */
-  isNew: boolean;
-  request: SendMessageRequest;
-}
+export type { Access, Outcome, PushPayload, SendInput } from "./task-types";
 
 const DEFAULT_DEADLINE_MS = 15 * 60_000;
 /** While a run is active the alarm also ticks this often, so a run lost to a restart is failed soon even if nobody looks. */
 const WATCHDOG_MS = 60_000;
 const CANCEL_HANDLER_TIMEOUT_MS = 5_000;
-
-interface Run {
-  controller: AbortController;
-  context: AgentContext;
-  deadline: number;
-  live: boolean;
-  /** Set once cancel or the deadline took over: the executor's emissions and its return are ignored. */
-  stopping: boolean;
-  /** The last seq before this run: a blocking send waits for a settled state reached after it. */
-  startSeq: number;
-  /** Set when the executor answered with a bare Message: no task exists. */
-  reply?: Message;
-  release: () => void;
-}
-
-/** A new task before its first event: nothing is stored until the executor emits. */
-interface Draft extends TaskOwner {
-  id: string;
-  contextId: string;
-  message: Message;
-  metadata?: Record<string, unknown>;
-  pushConfig?: TaskPushNotificationConfig;
-  agentUrl: string;
-  pushVersion: PushVersion;
-}
-
-/** What the push consumer needs to deliver one notification. */
-export interface PushPayload {
-  config: TaskPushNotificationConfig;
-  /** The task's caller, for the audit log. */
-  owner: string;
-  agentUrl: string;
-  eventJson: string;
-  attempts: number;
-  /** The config's protocol version; a 0.3 config is sent the task itself (`taskJson`), not the event. */
-  version: PushVersion;
-  taskJson?: string;
-}
 
 export class TaskObjectBase extends DurableObject<A2AEnv> {
   readonly #definition: AgentDefinition;
@@ -97,8 +39,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   #stored: StoredTask | null | undefined;
   #draft: Draft | undefined;
   #run: Run | undefined;
-  #turn: Promise<void> = Promise.resolve();
-  readonly #waiters = new Set<() => void>();
+  readonly #wait = new Waiters();
   readonly #index: IndexSync;
   /** The alarm time last given to storage (undefined: none), so unchanged times are not written again. */
   #alarmAt: number | undefined;
@@ -109,7 +50,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     this.#definition = definition;
     this.#store = new TaskStore(ctx.storage.sql);
     this.#subs = new Subscribers({ heartbeatMs: definition.options?.heartbeatMs ?? 15_000, maxPending: 1024 });
-    this.#index = new IndexSync(() => this.#indexEntry(), (entry) => indexStub(this.env, entry.tenant, entry.owner).upsert(entry));
+    this.#index = new IndexSync(() => indexEntryOf(this.#stored), (entry) => indexStub(this.env, entry.tenant, entry.owner).upsert(entry));
     const pushEvents: PushEvents = definition.options?.pushEvents ?? "all";
     const requeueAfterMs = env.PUSH_REQUEUE_AFTER_SECONDS ? envNumber(env.PUSH_REQUEUE_AFTER_SECONDS, 900) * 1000 : undefined;
     this.#push = new PushOutbox(ctx.storage.sql, env.PUSH_QUEUE, pushEvents, requeueAfterMs);
@@ -118,11 +59,11 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   // ---- RPC: the operations -------------------------------------------------------------------
 
   async sendMessage(input: SendInput, wait: "blocking" | "immediate"): Promise<Outcome<SendMessageResponse>> {
-    return this.#guard(async () => {
+    return guard(async () => {
       const historyLength = input.request.configuration?.historyLength;
       const run = await this.#begin(input, { createAtOnce: wait === "immediate" });
       // The answer is taken at the moment the wait ends, before any later run can change the task.
-      const result = await this.#until((): SendMessageResponse | undefined => {
+      const result = await this.#wait.until((): SendMessageResponse | undefined => {
         if (run.reply) return { message: run.reply };
         const stored = this.#stored;
         if (!stored) return undefined;
@@ -136,15 +77,15 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
 
   async sendStreamingMessage(input: SendInput, framing: Framing): Promise<Outcome<ReadableStream<Uint8Array>>> {
     // With a framing, #begin always opens the stream.
-    return this.#guard(async () => (await this.#begin(input, { framing })).readable!);
+    return guard(async () => (await this.#begin(input, { framing })).readable!);
   }
 
   getTask(access: Access, historyLength: number | undefined): Outcome<Task> {
-    return this.#guardSync(() => withHistoryLength(this.#access(access).task, historyLength));
+    return guardSync(() => withHistoryLength(this.#access(access).task, historyLength));
   }
 
   async cancelTask(access: Access): Promise<Outcome<Task>> {
-    return this.#guard(async () => {
+    return guard(async () => {
       const stored = this.#access(access);
       const state = stored.task.status.state;
       if (state === "TASK_STATE_CANCELED") return withHistoryLength(stored.task, undefined);
@@ -168,7 +109,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
    * nothing is missed or sent twice.
    */
   subscribe(access: Access, afterSeq: number | undefined, framing: Framing): Outcome<ReadableStream<Uint8Array>> {
-    return this.#guardSync(() => {
+    return guardSync(() => {
       const stored = this.#access(access);
       const terminal = isTerminal(stored.task.status.state);
       if (afterSeq === undefined && terminal) {
@@ -210,30 +151,15 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   // ---- push configs (the four operations) and the consumer's view -----------------------------
 
   createPushConfig(access: Access, config: TaskPushNotificationConfig, agentUrl: string, maxConfigs: number, version: PushVersion): Outcome<TaskPushNotificationConfig> {
-    return this.#guardSync(() => {
-      const stored = this.#access(access);
-      const id = config.id || crypto.randomUUID();
-      if (!this.#push.store.has(id) && this.#push.store.count() >= maxConfigs) {
-        throw new A2AError("InvalidParams", `A task can have at most ${maxConfigs} push notification configs`, { taskId: stored.task.id, limit: String(maxConfigs) });
-      }
-      const saved = pushConfigOf(config, id, stored.task.id, stored.tenant);
-      this.#push.store.put(saved, agentUrl, version);
-      return saved;
-    });
+    return guardSync(() => this.#push.create(this.#access(access), config, agentUrl, maxConfigs, version));
   }
 
   getPushConfig(access: Access, id: string): Outcome<TaskPushNotificationConfig> {
-    return this.#guardSync(() => {
-      this.#access(access);
-      const found = this.#push.store.get(id);
-      // The spec reuses TaskNotFound for a missing config.
-      if (!found) throw new A2AError("TaskNotFound", `Push notification config ${id} not found`, { taskId: access.taskId, configId: id });
-      return found.config;
-    });
+    return guardSync(() => this.#push.get(this.#access(access), id));
   }
 
   listPushConfigs(access: Access, offset: number, limit: number): Outcome<{ configs: TaskPushNotificationConfig[]; more: boolean }> {
-    return this.#guardSync(() => {
+    return guardSync(() => {
       this.#access(access);
       return this.#push.store.list(offset, limit);
     });
@@ -241,7 +167,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
 
   /** Idempotent: deleting a config that is gone succeeds, as long as the task is there. */
   deletePushConfig(access: Access, id: string): Outcome<null> {
-    return this.#guardSync(() => {
+    return guardSync(() => {
       this.#access(access);
       this.#push.store.delete(id);
       return null;
@@ -249,7 +175,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   }
 
   pushDeliveries(access: Access, configId?: string): Outcome<Delivery[]> {
-    return this.#guardSync(() => {
+    return guardSync(() => {
       this.#access(access);
       return this.#push.store.deliveries(configId);
     });
@@ -258,14 +184,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   /** For the queue consumer: the config and stored event of one delivery, unless it is settled or its config is gone. */
   pushPayload(configId: string, seq: number): PushPayload | null {
     const stored = this.#load();
-    if (!stored) return null;
-    const state = this.#push.store.state(configId, seq);
-    const found = this.#push.store.get(configId);
-    if (!found || (state !== "pending" && state !== "queued")) return null;
-    const event = this.#store.eventsAfter(seq - 1)[0];
-    if (!event || event.seq !== seq) return null;
-    const attempts = this.#push.store.deliveries(configId).find((d) => d.seq === seq)?.attempts ?? 0;
-    return { config: found.config, owner: stored.owner, agentUrl: found.agentUrl, eventJson: event.json, attempts, version: found.version, ...(found.version === "0.3" ? { taskJson: JSON.stringify(stored.task) } : {}) };
+    return stored ? this.#push.payload(stored, configId, seq, (n) => this.#store.eventsAfter(n - 1)[0]) : null;
   }
 
   /** For the queue consumer: the outcome of one attempt. `queued` means it will be retried. */
@@ -279,7 +198,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   async #begin(input: SendInput, how: { framing?: Framing; createAtOnce?: boolean }): Promise<Run & { readable?: ReadableStream<Uint8Array> }> {
     const message = input.request.message;
     if (!input.isNew) this.#checkContinuation(input);
-    const release = await this.#takeTurn();
+    const release = await this.#wait.takeTurn();
     try {
       let contextId: string;
       if (input.isNew) {
@@ -314,11 +233,6 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     }
   }
 
-  #settledSince(run: Run): boolean {
-    const stored = this.#stored;
-    return stored != null && stored.lastSeq > run.startSeq && isSettled(stored.task.status.state);
-  }
-
   #checkContinuation(input: SendInput): StoredTask {
     const stored = this.#access(input);
     const given = input.request.message.contextId;
@@ -343,7 +257,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
         this.#draft = undefined;
         this.#subs.broadcast(undefined, JSON.stringify({ message }));
         this.#subs.closeAll();
-        this.#notify();
+        this.#wait.notify();
       },
     };
     const context = createAgentContext(host, {
@@ -397,7 +311,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       void this.#armAlarm();
     }
     run.release();
-    this.#notify();
+    this.#wait.notify();
   }
 
   async #runCancelHandler(context: AgentContext): Promise<void> {
@@ -431,7 +345,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     audit(this.env, { tenant: draft.tenant, caller: draft.owner }, { event: "task.received", taskId: task.id, contextId: draft.contextId });
     this.#subs.broadcast(seq, json);
     this.#index.schedule();
-    this.#notify();
+    this.#wait.notify();
   }
 
   /** Store, apply, broadcast: one synchronous block, so order is total and nothing is seen unstored. */
@@ -445,7 +359,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     stored.lastSeq = seq;
     this.#subs.broadcast(seq, json);
     if (pushed) void this.#push.flush(stored.tenant, stored.task.id).then(() => this.#armAlarm());
-    this.#audit(event, seq);
+    auditEvent(this.env, stored, event, seq);
     if ("statusUpdate" in event) {
       const state = event.statusUpdate.status.state;
       if (isSettled(state)) void this.#armAlarm();
@@ -453,20 +367,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       else if (closesStream(state)) this.#subs.closeInterruptible();
       this.#index.schedule();
     }
-    this.#notify();
-  }
-
-  /** The audit line of a stored event: its kind and ids, never its content. */
-  #audit(event: StreamResponse, seq: number): void {
-    const stored = this.#stored!;
-    const who = { tenant: stored.tenant, caller: stored.owner };
-    const contextId = stored.task.contextId ?? "";
-    if ("statusUpdate" in event) {
-      audit(this.env, who, { event: "task.state", taskId: stored.task.id, contextId, state: event.statusUpdate.status.state, seq });
-    } else if ("artifactUpdate" in event) {
-      const update = event.artifactUpdate;
-      audit(this.env, who, { event: "task.artifact", taskId: stored.task.id, contextId, artifactId: update.artifact.artifactId, parts: update.artifact.parts.length, append: update.append === true, lastChunk: update.lastChunk === true, seq });
-    }
+    this.#wait.notify();
   }
 
   #emitStatus(state: TaskState, text?: string): void {
@@ -509,62 +410,12 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     return envNumber(this.env.EXECUTOR_TIMEOUT_MS, this.#definition.options?.executorTimeoutMs ?? DEFAULT_DEADLINE_MS);
   }
 
-  /** Executor runs of one task happen one at a time, in arrival order. */
-  async #takeTurn(): Promise<() => void> {
-    const previous = this.#turn;
-    let release!: () => void;
-    this.#turn = new Promise((resolve) => (release = resolve));
-    await previous;
-    return release;
-  }
-
-  /** Resolves with the probe's first defined value, computed right when an event made it so. */
-  #until<T>(probe: () => T | undefined): Promise<T> {
-    const now = probe();
-    if (now !== undefined) return Promise.resolve(now);
-    return new Promise((resolve) => {
-      const check = () => {
-        const value = probe();
-        if (value === undefined) return;
-        this.#waiters.delete(check);
-        resolve(value);
-      };
-      this.#waiters.add(check);
-    });
-  }
-
-  #notify(): void {
-    for (const check of [...this.#waiters]) check();
-  }
-
-  #indexEntry(): IndexEntry | undefined {
-    const stored = this.#stored;
-    if (!stored) return undefined;
-    const { history: _h, artifacts: _a, ...head } = stored.task;
-    return {
-      tenant: stored.tenant, owner: stored.owner,
-      taskId: stored.task.id, contextId: stored.task.contextId ?? "", state: stored.task.status.state,
-      statusTime: Date.parse(stored.task.status.timestamp ?? "") || stored.createdAt, seq: stored.lastSeq,
-      headJson: JSON.stringify(head),
-    };
-  }
-
-  /** One alarm serves the run's watchdog and the push outbox: it is set for whichever comes first. */
   #lifetimes(): Lifetimes {
     return lifetimes(this.env, this.#definition.options);
   }
 
-  /** The next lifecycle step: cancel a task left waiting too long, or purge a finished one past retention. */
-  #lifecycleDue(): { at: number; action: "cancel" | "purge" } | undefined {
-    const stored = this.#stored;
-    if (!stored) return undefined;
-    const { interruptedMs, retentionMs } = this.#lifetimes();
-    const since = Date.parse(stored.task.status.timestamp ?? "") || stored.createdAt;
-    const state = stored.task.status.state;
-    if (isInterrupted(state) && interruptedMs > 0 && !this.#run) return { at: since + interruptedMs, action: "cancel" };
-    // Pending notifications are delivered (or given up) before a task is purged.
-    if (isTerminal(state) && retentionMs > 0 && this.#push.nextWake() === undefined) return { at: since + retentionMs, action: "purge" };
-    return undefined;
+  #lifecycleDue(): LifecycleStep | undefined {
+    return this.#stored ? nextLifecycleStep(this.#stored, this.#lifetimes(), this.#run !== undefined, this.#push.nextWake() !== undefined) : undefined;
   }
 
   /** Removes a task past its retention: first from the caller's list, then every row of it. */
@@ -597,40 +448,10 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     return times.length ? Math.min(...times) : undefined;
   }
 
-  async #guard<T>(body: () => Promise<T>): Promise<Outcome<T>> {
-    try {
-      return { ok: true, value: await body() };
-    } catch (error) {
-      return { ok: false, error: toErrorData(error) };
-    }
-  }
-
-  #guardSync<T>(body: () => T): Outcome<T> {
-    try {
-      return { ok: true, value: body() };
-    } catch (error) {
-      return { ok: false, error: toErrorData(error) };
-    }
-  }
-}
-
-/** The stored form of a config: its id, and the task and tenant it belongs to. */
-function pushConfigOf(config: TaskPushNotificationConfig, id: string, taskId: string, tenant: string): TaskPushNotificationConfig {
-  const saved: TaskPushNotificationConfig = { id, taskId, url: config.url };
-  if (tenant) saved.tenant = tenant;
-  if (config.token) saved.token = config.token;
-  if (config.authentication) saved.authentication = config.authentication;
-  return saved;
 }
 
 function nextWatch(deadline: number): number {
   return Math.min(deadline, Date.now() + WATCHDOG_MS);
-}
-
-function toErrorData(error: unknown): A2AErrorData {
-  if (error instanceof A2AError) return error.toData();
-  console.error("task object error:", error);
-  return { type: "Internal" };
 }
 
 /** The TaskObject class for one agent definition; export it from the Worker's main module. */
