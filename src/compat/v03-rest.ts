@@ -18,16 +18,12 @@ import { asA2AError, toV03Error, v03RestError } from "./v03-errors";
 import {
   pushConfigFromProto, pushConfigToProto, sendRequestFromProto, sendResultToProto, streamResponseToProto, taskToProto,
 } from "./v03-proto";
+import type { RestCall } from "../bindings/rest";
 import type { FinalRule, Json } from "./v03-shapes";
 import { reencodeSse } from "./v03-stream";
 
-interface V03Call {
-  request: Request;
-  url: URL;
-  path: Record<string, string>;
-  cx: CallContext;
-  maxBodyBytes: number;
-}
+/** A 0.3 route receives what a v1.0 route does. */
+type V03Call = RestCall;
 
 type Operation = (call: V03Call) => Promise<Response>;
 
