@@ -61,7 +61,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   async sendMessage(input: SendInput, wait: "blocking" | "immediate"): Promise<Outcome<SendMessageResponse>> {
     return guard(async () => {
       const historyLength = input.request.configuration?.historyLength;
-      const run = await this.#begin(input, { createAtOnce: wait === "immediate" });
+      const { run } = await this.#begin(input, { createAtOnce: wait === "immediate" });
       // The answer is taken at the moment the wait ends, before any later run can change the task.
       const result = await this.#wait.until((): SendMessageResponse | undefined => {
         if (run.reply) return { message: run.reply };
@@ -195,7 +195,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   // ---- running the executor -------------------------------------------------------------------
 
   /** Validates the message against the task, takes this task's turn and starts the executor. */
-  async #begin(input: SendInput, how: { framing?: Framing; createAtOnce?: boolean }): Promise<Run & { readable?: ReadableStream<Uint8Array> }> {
+  async #begin(input: SendInput, how: { framing?: Framing; createAtOnce?: boolean }): Promise<{ run: Run; readable?: ReadableStream<Uint8Array> }> {
     const message = input.request.message;
     if (!input.isNew) this.#checkContinuation(input);
     const release = await this.#wait.takeTurn();
@@ -226,7 +226,8 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
       const run = this.#startRun(input, contextId, release, how.framing !== undefined);
       // returnImmediately needs a task now: the executor had its synchronous turn to reply with a Message.
       if (how.createAtOnce && !run.reply && run.live) this.#ensureCreated();
-      return { ...run, readable };
+      // The run itself, not a copy: waiters read its live fields (reply, live) as the executor sets them.
+      return readable ? { run, readable } : { run };
     } catch (error) {
       release();
       throw error;

@@ -44,6 +44,13 @@ describe.each(BINDINGS)("operations over %s", (binding) => {
       expect(result.message.role).toBe("ROLE_AGENT");
     });
 
+    it("answers with a bare Message sent after an await", async () => {
+      const result = await ok(binding, "SendMessage", { message: userMessage(uid("test-late-reply")) });
+      expect(result.message.parts[0].text).toBe("replied after a pause");
+      const streamed = await readEvents(await openStream(binding, "SendStreamingMessage", { message: userMessage(uid("test-late-reply")) }));
+      expect(shapeOf(streamed)).toEqual(["message"]);
+    });
+
     it("returns artifacts of every part kind", async () => {
       const text = (await ok(binding, "SendMessage", { message: userMessage(uid("tck-artifact-text")) })).task;
       expect(text.artifacts[0].parts).toEqual([{ text: "Generated text content" }]);
