@@ -1,6 +1,11 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { webcrypto } from "node:crypto";
 import { defineConfig } from "vitest/config";
+import { buildConsole } from "./scripts/build-console.mjs";
+
+// The Worker imports the web console's generated module: make sure it exists and is current, whichever
+// way vitest was started (npm test builds it too; this covers `npx vitest run --project …`).
+await buildConsole();
 
 /** A fresh ES256 key pair per run, as `npm run keys` makes them: the private JWK, and the public one in a JWKS. */
 async function testKey(kid: string): Promise<{ privateJwk: string; jwks: string }> {
@@ -46,10 +51,22 @@ export default defineConfig({
         // End-to-end tests: Node starts the real local server (wrangler dev) and talks HTTP to it.
         test: {
           name: "e2e",
-          include: ["test/e2e/**/*.test.ts", "test/client/**/*.test.ts"],
+          include: ["test/e2e/**/*.test.ts", "test/client/**/*.test.ts", "test/registry/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // Browser tests: headless Chromium (Debian's `chromium`) driven by playwright-core loads the web
+        // console from the real local server (wrangler dev) and uses it like a person.
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },

@@ -25,6 +25,8 @@ export interface A2AEnv {
   RATE_LIMIT_TENANT?: RateLimit;
   /** The period the rate limits are configured with: the Retry-After of a refusal (default 60). */
   RATE_LIMIT_PERIOD_SECONDS?: string;
+  /** "true" / "false" turns the web console at GET / on or off (over options.console; default off). */
+  A2A_CONSOLE?: string;
   /** "off" silences the audit log lines (tests); on by default. */
   AUDIT_LOG?: string;
   /** Browser origins allowed to call the API: "*" or a comma list (default: none; the card is always public). */

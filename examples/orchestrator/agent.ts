@@ -1,11 +1,12 @@
 /**
  * The orchestrator: an agent that delegates each conversation to another A2A agent with a2a-edge's client
- * — over a URL (DELEGATE_URL) or a Cloudflare Service Binding (DELEGATE) — and relays what happens: the
+ * — over a URL (DELEGATE_URL), a Cloudflare Service Binding (DELEGATE), or the first healthy agent with the skill
+ * DELEGATE_SKILL in the agent registry at REGISTRY_URL — and relays what happens: the
  * delegate's artifacts become its own as they stream in, its progress becomes its own status, and when
  * the delegate asks for input (or authorization) this task asks its own caller, then carries the answer
  * back to the same remote task.
  */
-import { A2AClient, bearer, type ClientOptions } from "../../src/client/index";
+import { A2AClient, bearer, findAgents, type ClientOptions } from "../../src/client/index";
 import { defineAgent, type A2AEnv, type AgentContext, type Part, type Task } from "../../src/index";
 
 interface OrchestratorEnv extends A2AEnv {
@@ -15,6 +16,9 @@ interface OrchestratorEnv extends A2AEnv {
   DELEGATE?: Fetcher;
   /** A bearer token for the delegate, if it asks for one. */
   DELEGATE_TOKEN?: string;
+  /** Or find the delegate in an agent registry: the first healthy agent offering this skill (instead of DELEGATE_URL). */
+  REGISTRY_URL?: string;
+  DELEGATE_SKILL?: string;
 }
 
 /** Where a question relayed from the delegate records which remote task it came from. */
@@ -32,8 +36,25 @@ async function connect(env: OrchestratorEnv, signal: AbortSignal): Promise<A2ACl
     const binding = env.DELEGATE;
     return A2AClient.connect("https://delegate.internal", { ...options, fetch: (input, init) => binding.fetch(new Request(input, init)) });
   }
-  if (!env.DELEGATE_URL) throw new Error("the orchestrator needs DELEGATE_URL or a DELEGATE service binding");
-  return A2AClient.connect(env.DELEGATE_URL, options);
+  const url = await delegateUrl(env, signal);
+  if (!url) throw new Error("the orchestrator needs DELEGATE_URL, REGISTRY_URL with DELEGATE_SKILL, or a DELEGATE service binding");
+  return A2AClient.connect(url, options);
+}
+
+// ---- Finding the delegate through the agent registry (REGISTRY_URL + DELEGATE_SKILL) ---------------
+
+/**
+ * The delegate's URL: with REGISTRY_URL and DELEGATE_SKILL, the card URL of the first healthy agent the
+ * registry lists for that skill (asked on every connection, so an agent the health sweep marked unhealthy
+ * is no longer chosen; the registry's order is stable, so follow-ups reach the same agent while it stays
+ * healthy); otherwise DELEGATE_URL.
+ */
+async function delegateUrl(env: OrchestratorEnv, signal: AbortSignal): Promise<string | undefined> {
+  if (!env.REGISTRY_URL || !env.DELEGATE_SKILL) return env.DELEGATE_URL;
+  const { agents } = await findAgents(env.REGISTRY_URL, { skill: env.DELEGATE_SKILL, pageSize: 1 }, { signal });
+  const found = agents[0];
+  if (!found) throw new Error(`no healthy agent with the skill "${env.DELEGATE_SKILL}" is registered at ${env.REGISTRY_URL}`);
+  return found.cardUrl;
 }
 
 /** The remote task a previous turn was waiting on, from the question it relayed. */

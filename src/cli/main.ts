@@ -13,6 +13,7 @@ import { EXIT, EXIT_HELP, exitForState, reportError, UsageError } from "./exit";
 import { LiveView, Prompter } from "./live";
 import { filePart, dataPart } from "./parts";
 import { artifactsText, cardDetails, colorState, messageText, pushTable, resultText, stateLabel, taskDetails, taskTable } from "./render";
+import { registryCommands } from "./registry";
 
 const VERSION = "0.1.0";
 
@@ -226,6 +227,7 @@ function program(): Command {
       if (!flags.json) process.stderr.write(`deleted ${id}\n`);
     }));
 
+  registryCommands(root, run);
   for (const command of [root, ...root.commands, ...push.commands]) command.exitOverride();
   Object.defineProperty(root, "exitCode", { get: () => code });
   return root;

@@ -14,6 +14,7 @@ export { TaskStream, type PollOptions, type ResumeOptions } from "./stream";
 export { apiKey, bearer, headers, type ApiKeyOptions, type CredentialProvider, type OutgoingRequest, type TokenSource } from "./auth";
 export { BINDINGS, cardUrlFor, selectInterface, WELL_KNOWN_CARD_PATH, type Binding } from "./card";
 export { A2AClientError, A2AHttpError, A2AStreamError } from "./errors";
+export { findAgents, findAllAgents, getRegisteredAgent, registerAgent, unregisterAgent, type AgentEntry, type AgentHealth, type AgentQuery, type AgentRecord, type FindAgentsResult, type RegisterAgentRequest, type RegisterAgentResponse, type RegistryOptions, type SignatureStatus } from "./registry";
 export { CardSignatureError } from "../signing/card";
 export { PROTOCOL_VERSION, type Fetch, type RetryAfterOptions } from "./http";
 export type { CallOptions } from "./transport";

@@ -39,7 +39,7 @@ export interface CallContext {
 }
 
 /** Tenant names that would collide with the HTTP+JSON routes (reference §9 #21). */
-const RESERVED_TENANTS = new Set(["tasks", "message", "extendedAgentCard", "v1", ".well-known", "pushNotificationConfigs"]);
+const RESERVED_TENANTS = new Set(["tasks", "message", "extendedAgentCard", "v1", ".well-known", "pushNotificationConfigs", "console", "healthz"]);
 
 function tenantOf(cx: CallContext, requested: string | undefined): string {
   const tenant = cx.pathTenant ?? requested ?? "";

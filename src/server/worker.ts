@@ -11,6 +11,7 @@ import { envNumber, pushEnabled, type A2AEnv } from "../env";
 import { JWKS_PATH, loadSigner } from "../push/signing";
 import { A2AError, toJsonRpcError } from "../protocol/index";
 import { audit } from "../audit";
+import { consoleEnabled, isConsoleRequest, serveConsole } from "../console/route";
 import { Authenticator, challengeOf } from "./auth";
 import { health, HEALTH_PATH } from "./health";
 import { CardEndpoint } from "./card";
@@ -45,6 +46,8 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
     if (request.method === "OPTIONS") return undefined;
     const { pathname } = new URL(request.url);
     if (pathname === AGENT_CARD_PATH || pathname === JWKS_PATH || pathname === HEALTH_PATH) return undefined;
+    // The console's page and files are public (when it is on); the API calls it makes are not.
+    if (isConsoleRequest(request as unknown as Request) && consoleEnabled(cx.env, definition)) return undefined;
     try {
       cx.caller = await auth.authenticate(request as unknown as Request, cx.env);
       return undefined;
@@ -79,6 +82,11 @@ export function createWorker(definition: AgentDefinition): AgentWorker {
   });
   router.post(JSONRPC_PATH, (request, cx, maxBodyBytes) =>
     handleJsonRpc(request as unknown as Request, new URL(request.url), cx, maxBodyBytes));
+  // The web console (GET / and its files), when enabled; otherwise these fall through like unknown routes.
+  const consoleRoute = (request: IRequest, cx: CallContext) =>
+    consoleEnabled(cx.env, definition) ? serveConsole(request as unknown as Request, cx.baseUrl) : undefined;
+  router.get("/", consoleRoute);
+  router.get("/console/:file", consoleRoute);
   registerRestV03Routes(router as never);
   registerRestRoutes(router as never);
   router.all("*", (request) => {
