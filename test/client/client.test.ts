@@ -78,11 +78,12 @@ describe("discovery", () => {
 
   it("refuses a card with no interface it can speak", async () => {
     const fetch = rewriteCard((card) => {
-      card.supportedInterfaces = [{ url: server.url, protocolBinding: "GRPC", protocolVersion: "1.0" }, { url: server.url, protocolBinding: "JSONRPC", protocolVersion: "0.3" }];
+      // gRPC is not spoken; 0.3 is spoken over JSON-RPC only.
+      card.supportedInterfaces = [{ url: server.url, protocolBinding: "GRPC", protocolVersion: "1.0" }, { url: server.url, protocolBinding: "HTTP+JSON", protocolVersion: "0.3" }];
     });
     const error = await caught(A2AClient.connect(server.url, { fetch }));
     expect(error.type).toBe("VersionNotSupported");
-    expect(error.message).toContain("GRPC 1.0, JSONRPC 0.3");
+    expect(error.message).toContain("GRPC 1.0, HTTP+JSON 0.3");
   });
 });
 

@@ -78,10 +78,10 @@ describe("the web console's routes", () => {
     expect((await get(agentWith(secured), "/")).status).toBe(401);
   });
 
-  it("a tenant named like the console's folder still reaches its tasks", async () => {
+  it("reserves the console's folder name: no tenant can be called `console`", async () => {
     const agent = agentWith({ options: { console: true } });
     const response = await get(agent, "/console/tasks", {}, { "a2a-version": "1.0" });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ tasks: [] });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as any).error.details[0].reason).toBe("INVALID_PARAMS");
   });
 });
