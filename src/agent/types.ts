@@ -130,6 +130,10 @@ export interface Limits {
   activeTasksPerCaller: number;
   /** Open streams on one task (default 1000). */
   subscribersPerTask: number;
+  /** Messages one task's history may hold before new messages are refused (default 1000). */
+  historyPerTask: number;
+  /** Bytes of artifact parts one task may hold; an agent that emits more fails the task (default 10 MiB). */
+  artifactBytesPerTask: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -138,6 +142,8 @@ export const DEFAULT_LIMITS: Limits = {
   metadataBytes: 64 * 1024,
   activeTasksPerCaller: 1000,
   subscribersPerTask: 1000,
+  historyPerTask: 1000,
+  artifactBytesPerTask: 10 * 1024 * 1024,
 };
 
 export interface AgentOptions {

@@ -129,6 +129,16 @@ export function challengeOf(error: A2AError): string | undefined {
   return (error as A2AError & { [CHALLENGE]?: string })[CHALLENGE];
 }
 
+/**
+ * Whether an authenticated caller meets one of a skill's own requirements: a scheme of the requirement
+ * authenticated it, and its token grants the scopes listed (an empty list needs none).
+ */
+export function callerMeets(caller: Principal, requirements: SecurityRequirement[]): boolean {
+  const granted = caller.claims ? scopesOf(caller.claims as JWTPayload) : new Set<string>();
+  return requirements.some((requirement) =>
+    Object.entries(requirement.schemes).every(([name, scopes]) => caller.scheme === name && (scopes.list ?? []).every((s) => granted.has(s))));
+}
+
 function bearerOf(request: Request): string | undefined {
   const header = request.headers.get("authorization");
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;

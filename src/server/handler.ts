@@ -7,6 +7,7 @@ import { envNumber, pushEnabled, type A2AEnv } from "../env";
 import { checkWebhookUrl, UnsafeUrlError } from "../push/url-guard";
 import { lifetimes } from "../task/lifetimes";
 import { withHistoryLength } from "../task/reducer";
+import { callerMeets } from "./auth";
 import { buildCard, declaresExtendedCard, signedIfConfigured } from "./card";
 import { cachedFinishedTask, rememberIfFinished } from "./finished-tasks";
 import {
@@ -88,9 +89,24 @@ function checkMessageLimits(limits: Limits, request: SendMessageRequest): void {
   }
 }
 
+/**
+ * Per-skill security: when a message names the skill it is for (`metadata.skillId`, an a2a-edge
+ * convention) and that skill declares its own securityRequirements, the caller must meet one of them too.
+ */
+function checkSkillRequirements(cx: CallContext, request: SendMessageRequest): void {
+  const skillId = request.message.metadata?.skillId ?? request.metadata?.skillId;
+  if (typeof skillId !== "string") return;
+  const skill = cx.definition.card.skills.find((s) => s.id === skillId);
+  if (!skill) throw new A2AError("InvalidParams", `Invalid parameters: metadata.skillId names no skill of this agent (${skillId.slice(0, 60)})`, undefined, [{ field: "message.metadata.skillId", description: "names no skill" }]);
+  if (skill.securityRequirements?.length && !callerMeets(cx.caller, skill.securityRequirements)) {
+    throw new A2AError("PermissionDenied", `Permission denied: the skill ${skill.id} needs other credentials or scopes`, { skillId: skill.id });
+  }
+}
+
 function parseSend(cx: CallContext, params: unknown) {
   const request = parseParams(SendMessageRequestSchema, params);
   checkMessageLimits(limitsOf(cx), request);
+  checkSkillRequirements(cx, request);
   const configuration = request.configuration;
   const inline = configuration?.taskPushNotificationConfig ?? configuration?.pushNotificationConfig;
   const givenTaskId = request.message.taskId;

@@ -43,6 +43,8 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   readonly #index: IndexSync;
   /** The alarm time last given to storage (undefined: none), so unchanged times are not written again. */
   #alarmAt: number | undefined;
+  /** Artifact bytes so far (counted once from the stored task, then kept up to date). */
+  #artifactBytes: number | undefined;
   readonly #push: PushOutbox;
 
   constructor(ctx: DurableObjectState, env: A2AEnv, definition: AgentDefinition) {
@@ -209,6 +211,10 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
         if (input.pushConfig) this.#draft.pushConfig = input.pushConfig;
       } else {
         const stored = this.#checkContinuation(input); // again: the task may have ended while we waited
+        const maxHistory = this.#limits().historyPerTask;
+        if ((stored.task.history?.length ?? 0) >= maxHistory) {
+          throw new A2AError("LimitExceeded", `This task's history holds ${maxHistory} messages, the most allowed; start a new task`, { taskId: stored.task.id, limit: String(maxHistory) });
+        }
         contextId = stored.task.contextId ?? "";
         const userMessage = { ...message, taskId: stored.task.id, contextId };
         (stored.task.history ??= []).push(userMessage);
@@ -352,7 +358,7 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
   /** Store, apply, broadcast: one synchronous block, so order is total and nothing is seen unstored. */
   #append(event: StreamResponse): void {
     const stored = this.#stored;
-    if (!stored || isTerminal(stored.task.status.state)) return;
+    if (!stored || isTerminal(stored.task.status.state) || !this.#roomForArtifact(event)) return;
     const json = JSON.stringify(event);
     const seq = this.#store.appendEvent(json);
     this.#store.persist(stored.task, applyEvent(stored.task, event));
@@ -402,8 +408,27 @@ export class TaskObjectBase extends DurableObject<A2AEnv> {
     return stored;
   }
 
+  #limits() {
+    return { ...DEFAULT_LIMITS, ...this.#definition.options?.limits };
+  }
+
+  /** False (and the task fails) when an artifact event would take the task past its artifact limit. */
+  #roomForArtifact(event: StreamResponse): boolean {
+    if (!("artifactUpdate" in event)) return true;
+    const stored = this.#stored!;
+    this.#artifactBytes ??= (stored.task.artifacts ?? []).reduce((sum, a) => sum + JSON.stringify(a.parts).length, 0);
+    const added = JSON.stringify(event.artifactUpdate.artifact.parts).length;
+    const limit = this.#limits().artifactBytesPerTask;
+    if (this.#artifactBytes + added <= limit) {
+      this.#artifactBytes += added;
+      return true;
+    }
+    this.#emitStatus("TASK_STATE_FAILED", `The agent's artifacts grew past ${limit} bytes, the most one task may hold.`);
+    return false;
+  }
+
   #checkSubscriberRoom(): void {
-    const limit = { ...DEFAULT_LIMITS, ...this.#definition.options?.limits }.subscribersPerTask;
+    const limit = this.#limits().subscribersPerTask;
     if (this.#subs.size >= limit) throw new A2AError("LimitExceeded", `This task already has ${limit} open streams, the most allowed`, { limit: String(limit) });
   }
 

@@ -56,6 +56,20 @@ describe("authentication", () => {
     expect(viaKey.result.task.status.message.parts[0].text).toBe(`caller=alice scheme=apiKey extensions=urn:a2a-edge:test:required`);
   });
 
+  it("enforces a skill's own requirements when the message names the skill", async () => {
+    const forSkill = (skillId: string) => ({ message: { ...message(), metadata: { skillId } } });
+    const plain = await rest("POST", "/message:send", { authorization: `Bearer ${await token()}` }, forSkill("admin"));
+    expect(plain.status).toBe(403);
+    expect(((await plain.json()) as any).error.details[0]).toMatchObject({ reason: "PERMISSION_DENIED", metadata: { skillId: "admin" } });
+    const viaKey = await rest("POST", "/message:send", { "x-api-key": "key-alice" }, forSkill("admin"));
+    expect(viaKey.status).toBe(403);
+    const admin = await rest("POST", "/message:send", { authorization: `Bearer ${await token({ scope: "a2a:use a2a:admin" })}` }, forSkill("admin"));
+    expect(admin.status).toBe(200);
+    expect((await rest("POST", "/message:send", { "x-api-key": "key-alice" }, forSkill("whoami"))).status).toBe(200);
+    const unknown = await rest("POST", "/message:send", { "x-api-key": "key-alice" }, forSkill("nope"));
+    expect(((await unknown.json()) as any).error.details[0].reason).toBe("INVALID_PARAMS");
+  });
+
   it("keeps the card and the push keys public", async () => {
     expect((await fetchSecure("/.well-known/agent-card.json")).status).toBe(200);
     expect((await fetchSecure("/.well-known/a2a-push-jwks.json")).status).toBe(200);

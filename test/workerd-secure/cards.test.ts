@@ -14,13 +14,13 @@ describe("the extended card", () => {
   it("is served to an authenticated caller, per caller, on both bindings, and refused without credentials", async () => {
     const viaRest = (await (await rest("GET", "/extendedAgentCard", ALICE)).json()) as any;
     expect(viaRest.description).toBe("The extended card, as alice sees it.");
-    expect(viaRest.skills.map((s: any) => s.id)).toEqual(["whoami", "secret"]);
+    expect(viaRest.skills.map((s: any) => s.id)).toEqual(["whoami", "admin", "secret"]);
     const viaRpc = (await (await rpc("GetExtendedAgentCard", {}, { authorization: `Bearer ${await token({ sub: "dave" })}` })).json()) as any;
     expect(viaRpc.result.description).toBe("The extended card, as dave sees it.");
     expect((await rest("GET", "/extendedAgentCard", {})).status).toBe(401);
     const publicCard = (await (await fetchSecure("/.well-known/agent-card.json")).json()) as any;
     expect(publicCard.capabilities.extendedAgentCard).toBe(true);
-    expect(publicCard.skills.map((s: any) => s.id)).toEqual(["whoami"]);
+    expect(publicCard.skills.map((s: any) => s.id)).toEqual(["whoami", "admin"]);
   });
 });
 

@@ -32,6 +32,26 @@ describe("limits", () => {
     expect((await rest("POST", "/message:send", BUSY, { message: message() })).status).toBe(200);
   });
 
+  it("caps a task's history: past it, new messages to the task are refused", async () => {
+    const KEY = { "x-api-key": "key-bob" };
+    const first = (await (await rest("POST", "/message:send", KEY, { message: message("1", { messageId: `tck-input-required-${crypto.randomUUID()}` }) })).json()) as any;
+    const id = first.task.id;
+    const statuses: number[] = [];
+    for (let i = 2; i <= 4; i++) {
+      statuses.push((await rest("POST", "/message:send", KEY, { message: message(String(i), { messageId: `tck-input-required-${crypto.randomUUID()}`, taskId: id }) })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]); // user + agent messages: 2, then 4 in history — the limit
+    const refused = await rest("POST", "/message:send", KEY, { message: message("5", { taskId: id }) });
+    expect((await error(refused)).message).toMatch(/history holds 4 messages/);
+  });
+
+  it("fails a task whose agent emits more artifact bytes than a task may hold", async () => {
+    const sent = (await (await rest("POST", "/message:send", { "x-api-key": "key-bob" }, { message: message("go", { messageId: `big-artifact-${crypto.randomUUID()}` }) })).json()) as any;
+    expect(sent.task.status.state).toBe("TASK_STATE_FAILED");
+    expect(sent.task.status.message.parts[0].text).toBe("The agent's artifacts grew past 60 bytes, the most one task may hold.");
+    expect(sent.task.artifacts[0].parts).toEqual([{ text: "x".repeat(30) }]);
+  });
+
   it("caps open streams per task", async () => {
     const KEY = { "x-api-key": "key-watcher" };
     const sent = (await (await rest("POST", "/message:send", KEY, { message: message("wait", { messageId: `tck-input-required-${crypto.randomUUID()}` }) })).json()) as any;
