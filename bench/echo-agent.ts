@@ -4,7 +4,10 @@
  *  - anything else:  completes at once with the text echoed back (S1, S2, S3, S7);
  *  - "stream N":     a stream of N events in all: the Task, N-2 artifact chunks, the final status (S4);
  *  - "hold":         asks for input, so the task waits in INPUT_REQUIRED for subscribers (S5);
- *  - "burst N" sent to a held task: N events — N-1 numbered artifact chunks, then COMPLETED (S5).
+ *  - "burst N" sent to a held task: N events — N-1 numbered artifact chunks, then COMPLETED (S5);
+ *  - "push N":       N pushed events: WORKING, N-2 numbered artifact chunks (each stamped with the time it was
+ *                    emitted in metadata.emittedAt, as status updates carry theirs), COMPLETED (S6).
+ * The queue handler delivers push notifications; it is only used where a queue is bound (S6, wrangler dev).
  */
 import { defineAgent, type AgentContext } from "../src/index";
 
@@ -35,6 +38,14 @@ const agent = defineAgent({
       // With n - 2 chunks the Task snapshot (event 1) and this status make n events.
       return ctx.complete("done");
     }
+    if (verb === "push" && n >= 2) {
+      ctx.working();
+      let artifactId: string | undefined;
+      for (let i = 1; i <= n - 2; i++) {
+        artifactId = ctx.artifact({ artifactId, name: "push", content: String(i), append: i > 1, lastChunk: i === n - 2, metadata: { emittedAt: Date.now() } });
+      }
+      return ctx.complete("done");
+    }
     if (verb === "hold") return ctx.askForInput("send burst N");
     if (verb === "burst" && n >= 1 && ctx.task) {
       let artifactId: string | undefined;
@@ -47,5 +58,5 @@ const agent = defineAgent({
   },
 });
 
-export default { fetch: agent.fetch };
+export default { fetch: agent.fetch, queue: agent.queue };
 export const { TaskObject, TaskIndex } = agent;

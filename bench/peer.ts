@@ -3,6 +3,8 @@
  * SDK's in-memory task store) serving the same echo agent as bench/echo-agent.ts, event for event.
  *
  *   node bench/peer.ts --port 8790        (Node >= 22.18: type stripping)
+ *   node bench/peer.ts --port 8790 --push (S6: the card says pushNotifications, so the SDK keeps push configs
+ *                                          and its DefaultPushNotificationSender POSTs every event to them)
  *
  * It prints `listening <port>` once it accepts connections.
  */
@@ -17,6 +19,8 @@ import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a
 const portArg = process.argv.indexOf("--port");
 const port = portArg > 0 ? Number(process.argv[portArg + 1]) : 8790;
 const base = `http://127.0.0.1:${port}`;
+/** Off by default: with push on, the SDK clones the task and looks up push configs on every event. */
+const push = process.argv.includes("--push");
 
 const textPart = (value: string): Part => ({ content: { $case: "text", value }, metadata: undefined, filename: "", mediaType: "" }) as Part;
 
@@ -34,10 +38,10 @@ function status(bus: ExecutionEventBus, taskId: string, contextId: string, state
   }));
 }
 
-function chunk(bus: ExecutionEventBus, taskId: string, contextId: string, artifactId: string, name: string, i: number, last: boolean): void {
+function chunk(bus: ExecutionEventBus, taskId: string, contextId: string, artifactId: string, name: string, i: number, last: boolean, metadata?: Record<string, unknown>): void {
   bus.publish(AgentEvent.artifactUpdate({
     taskId, contextId, append: i > 1, lastChunk: last, metadata: undefined,
-    artifact: { artifactId, name, description: "", parts: [textPart(String(i))], metadata: undefined, extensions: [] },
+    artifact: { artifactId, name, description: "", parts: [textPart(String(i))], metadata, extensions: [] },
   }));
 }
 
@@ -51,10 +55,15 @@ const executor: AgentExecutor = {
     const n = Number(count);
     const task: Task = ctx.task ?? {
       id: taskId, contextId, artifacts: [], history: [ctx.userMessage], metadata: undefined,
-      status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
+      status: { state: verb === "push" ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
     };
     bus.publish(AgentEvent.task(task));
-    if (verb === "stream" && n >= 2) {
+    if (verb === "push" && n >= 2) {
+      // N pushed events, like echo-agent.ts: the Task (WORKING) is the first, as the SDK pushes every event.
+      const artifactId = crypto.randomUUID();
+      for (let i = 1; i <= n - 2; i++) chunk(bus, taskId, contextId, artifactId, "push", i, i === n - 2, { emittedAt: Date.now() });
+      status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, "done");
+    } else if (verb === "stream" && n >= 2) {
       const artifactId = crypto.randomUUID();
       for (let i = 1; i <= n - 2; i++) chunk(bus, taskId, contextId, artifactId, "stream", i, i === n - 2);
       status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, "done");
@@ -85,7 +94,7 @@ const card = {
     { url: base, protocolBinding: "HTTP+JSON", protocolVersion: "1.0", tenant: "" },
   ],
   provider: undefined,
-  capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+  capabilities: { streaming: true, pushNotifications: push, extensions: [], extendedAgentCard: false },
   securitySchemes: {},
   securityRequirements: [],
   defaultInputModes: ["text/plain"],

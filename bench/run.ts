@@ -6,8 +6,10 @@
  *    (SQLite Durable Objects on local disk, in a scratch directory);
  * 2. starts bench/peer.ts (@a2a-js/sdk on Express, in-memory store) on this Node;
  * 3. starts bench/ceiling.js (a bare constant-JSON Worker) on the same workerd binary;
- * 4. runs the scenarios — warm-up, then alternating rounds, medians — and prints the table;
- * 5. writes bench/results/latest.json (and latest.md), stops everything it started.
+ * 4. runs the scenarios — warm-up, then alternating rounds, medians — and prints the table; S6 (push)
+ *    serves the same bundle under `wrangler dev` instead, for its local queue, and the peer with push on;
+ * 5. writes bench/results/latest.json (and latest.md), stops everything it started. With --only, the
+ *    scenarios not run are kept from the file's previous contents (each marked with the date it was measured).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, release, tmpdir, totalmem } from "node:os";
@@ -15,9 +17,11 @@ import { join } from "node:path";
 import { readConfig } from "./lib/config.ts";
 import { s1, s2, s3Specs, s7Setup, throughput } from "./lib/http-scenarios.ts";
 import { freePort, stopAll } from "./lib/procs.ts";
-import { checkTargets, fanoutEntry, listEntry, streamEntry, table, throughputEntry, type Results } from "./lib/report.ts";
+import { s6 } from "./lib/push-scenario.ts";
+import { checkTargets, fanoutEntry, listEntry, pushEntry, streamEntry, table, throughputEntry, type Results } from "./lib/report.ts";
 import { s4, s5 } from "./lib/stream-scenarios.ts";
 import { sendEcho, type Target } from "./lib/targets.ts";
+import { startOursDev } from "./lib/wrangler-dev.ts";
 import { BENCH_DIR, buildBundle, ROOT, startCeiling, startOurs, startPeer, workerdVersion } from "./lib/workerd.ts";
 
 const cfg = readConfig(process.argv.slice(2));
@@ -60,6 +64,11 @@ async function main(): Promise<void> {
   if (cfg.storage === "tmpfs" && !existsSync("/dev/shm")) cfg.storage = "disk";
   const tmpfs = cfg.storage === "tmpfs" ? mkdtempSync("/dev/shm/a2a-edge-bench-") : undefined;
   const started = Date.now();
+  const removeScratch = () => {
+    for (const dir of [scratch, tmpfs]) if (dir) try { rmSync(dir, { recursive: true, force: true }); } catch { /* best effort */ }
+  };
+  // Ctrl-C and the watchdog end the process without reaching `finally`: the scratch directories go then too.
+  if (!cfg.keep) process.once("exit", removeScratch);
   try {
     console.error(`bench: building the echo agent (wrangler deploy --dry-run) in ${scratch}`);
     const bundle = await buildBundle(join(scratch, "dist"));
@@ -109,7 +118,23 @@ async function main(): Promise<void> {
     }
     if (wants("S4")) sc.S4 = streamEntry(`SendStreamingMessage, ${cfg.streamEvents} events, ${cfg.streamConcurrency} in flight`, await s4(await freshTargets(), cfg));
     if (wants("S5")) sc.S5 = fanoutEntry(`fan-out: one task, ${cfg.subscribers} SSE subscribers, ${cfg.fanoutEvents} events`, await s5(await freshTargets(), cfg));
-    sc.S6 = { title: "push: 1,000 notifications to a local webhook, with signing", status: "pending: lands with the push-notification issue", ratio: null };
+    if (wants("S6")) {
+      // Queues exist only in Miniflare: a2a-edge runs under `wrangler dev` here (see lib/wrangler-dev.ts).
+      await stopAll([ceiling]);
+      const n = ++generation;
+      const [ourPort, peerPort] = [await freePort(), await freePort()];
+      const state = cfg.storage === "tmpfs" ? join(tmpfs!, `ours-dev-${n}`) : join(scratch, `ours-dev-${n}`, "state");
+      console.error("  S6: starting a2a-edge under wrangler dev (local queue) and the peer with push on");
+      const [ours, peer] = await Promise.all([startOursDev(join(scratch, `ours-dev-${n}`), bundle, ourPort, state), startPeer(peerPort, ["--push"])]);
+      const targets: Target[] = [
+        { name: "ours", base: `http://127.0.0.1:${ourPort}`, proc: ours },
+        { name: "peer", base: `http://127.0.0.1:${peerPort}`, proc: peer },
+      ];
+      for (const t of targets) await sendEcho(t.base);
+      const rounds = cfg.quick ? 1 : Math.min(cfg.rounds, 3);
+      sc.S6 = pushEntry(`push: ${cfg.pushNotifications} notifications to a local webhook, with signing`, await s6(targets, cfg, scratch, rounds));
+      await stopAll([ceiling]);
+    }
     if (wants("S7")) {
       const targets = await freshTargets();
       console.error(`  S7: seeding ${cfg.listTasks} tasks for one caller on ours and peer`);
@@ -118,12 +143,21 @@ async function main(): Promise<void> {
       const middle = await throughput(targets, setup.middle, cfg, { label: `S7 page ${setup.middlePage}` });
       sc.S7 = listEntry(`ListTasks, ${cfg.listTasks} tasks of one caller`, first, middle, setup.seed, setup.middlePage, Math.ceil(cfg.listTasks / cfg.pageSize));
     }
-    results.targets = checkTargets(sc);
+    const out = cfg.out ?? join(BENCH_DIR, "results", cfg.quick ? "quick.json" : "latest.json");
+    const kept = cfg.only ? keepPrevious(out, results) : [];
+    sc.S6 ??= { title: "push: 1,000 notifications to a local webhook, with signing", status: "not measured", ratio: null };
+    results.scenarios = Object.fromEntries(Object.entries(sc).sort(([a], [b]) => a.localeCompare(b)));
+    results.targets = checkTargets(results.scenarios);
     (results.config as Record<string, unknown>).wallSeconds = Math.round((Date.now() - started) / 1000);
-    const md = table(results);
+    let md = table(results);
+    if (kept.length) {
+      const byDate = new Map<string, string[]>();
+      for (const [id, date] of kept) byDate.set(date, [...(byDate.get(date) ?? []), id]);
+      const earlier = [...byDate].map(([date, ids]) => `${ids.join(", ")} from the run of ${date}`).join("; ");
+      md += `\n\nRun with --only ${[...cfg.only!].join(",")} on ${String(results.machine.date)}; ${earlier}.`;
+    }
     console.log(`\n${md}\n`);
     console.log(`machine: ${Object.entries(results.machine).map(([k, v]) => `${k} ${v}`).join(", ")}`);
-    const out = cfg.out ?? join(BENCH_DIR, "results", cfg.quick ? "quick.json" : "latest.json");
     mkdirSync(join(out, ".."), { recursive: true });
     writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(out.replace(/\.json$/, ".md"), `${md}\n`);
@@ -131,8 +165,32 @@ async function main(): Promise<void> {
   } finally {
     await stopAll();
     if (cfg.keep) console.error(`bench: kept ${scratch}${tmpfs ? ` and ${tmpfs}` : ""}`);
-    else for (const dir of [scratch, tmpfs]) if (dir) rmSync(dir, { recursive: true, force: true });
+    else removeScratch();
   }
+}
+
+/**
+ * With --only: the scenarios this run did not measure are taken from the previous results in `out`, each
+ * with the date it was measured (`measuredAt`), so a partial run updates its rows without dropping the rest.
+ */
+function keepPrevious(out: string, results: Results): [string, string][] {
+  if (!existsSync(out)) return [];
+  let previous: Results;
+  try {
+    previous = JSON.parse(readFileSync(out, "utf8")) as Results;
+  } catch {
+    return [];
+  }
+  const kept: [string, string][] = [];
+  for (const [id, entry] of Object.entries(previous.scenarios ?? {})) {
+    if (results.scenarios[id] || (cfg.only?.has(id) ?? false)) continue;
+    if (entry.status !== undefined && entry.ours === undefined) continue; // a placeholder
+    const measuredAt = String(entry.measuredAt ?? previous.machine?.date ?? "unknown");
+    results.scenarios[id] = { ...entry, measuredAt };
+    kept.push([id, measuredAt]);
+  }
+  if (kept.length) (results.config as Record<string, unknown>).keptFromPreviousRun = Object.fromEntries(kept);
+  return kept;
 }
 
 main().catch(async (error: unknown) => {

@@ -22,6 +22,10 @@ export interface BenchConfig {
   /** S7: tasks seeded for one caller, and the page size. */
   listTasks: number;
   pageSize: number;
+  /** S6: push notifications in all, notifications per task, SendMessage calls in flight. */
+  pushNotifications: number;
+  pushPerTask: number;
+  pushConcurrency: number;
   /** Scenarios to run (S1..S7); all by default. */
   only: Set<string> | undefined;
   out: string | undefined;
@@ -47,6 +51,9 @@ const HELP = `npm run bench -- [options]      (each also as an env var, e.g. BEN
   --subscribers N           S5 subscribers (default 500)
   --fanout-events N         S5 events (default 100)
   --list-tasks N            S7 tasks seeded (default 10000)
+  --push-notifications N    S6 webhook notifications per round (default 1000)
+  --push-per-task N         S6 notifications per task: WORKING, N-2 artifacts, COMPLETED (default 4)
+  --push-concurrency N      S6 SendMessage calls in flight (default 16)
   --only S1,S5              run only these scenarios
   --out FILE                where to write the JSON (default bench/results/latest.json)
   --storage tmpfs|disk      where a2a-edge's Durable Object SQLite files live (default tmpfs)
@@ -89,6 +96,9 @@ export function readConfig(argv: string[]): BenchConfig {
     fanoutEvents: num("fanout-events", 100, 100),
     listTasks: num("list-tasks", 10_000, 2_000),
     pageSize: num("page-size", 50, 50),
+    pushNotifications: num("push-notifications", 1000, 1000),
+    pushPerTask: Math.max(3, num("push-per-task", 4, 4)),
+    pushConcurrency: num("push-concurrency", 16, 16),
     only: only ? new Set(only.split(",").map((s) => s.trim().toUpperCase())) : undefined,
     out: get("out"),
     keep: ["1", "true"].includes(get("keep") ?? ""),

@@ -1,6 +1,7 @@
 /** The results: ratios, targets, the JSON file and the table (markdown, printed and saved). */
 import type { FanoutSummary, StreamSummary } from "./stream-scenarios.ts";
 import type { ThroughputSummary } from "./http-scenarios.ts";
+import type { PushSummary } from "./push-scenario.ts";
 import { round } from "./stats.ts";
 
 type Per<T> = { ours?: T; oursDisk?: T; peer?: T; ceiling?: T };
@@ -44,6 +45,16 @@ export function fanoutEntry(title: string, per: Per<FanoutSummary>): Record<stri
   return { title, metric: "events delivered per second (ratio = ours / peer, higher is better)", ...per, ratio: ratio(per.ours?.eventsPerSec, per.peer?.eventsPerSec) };
 }
 
+export function pushEntry(title: string, per: Per<PushSummary>): Record<string, unknown> {
+  return {
+    title,
+    metric: "distinct notifications delivered per second, first SendMessage to last arrival (ratio = ours / peer, higher is better)",
+    note: "a2a-edge runs under wrangler dev here (Queues exist only in Miniflare): a proxy in front of it, and a local queue broker that hands the consumer one batch (at most 10 messages) at a time; slower than the raw workerd of the other scenarios and than production Queues",
+    ...per,
+    ratio: ratio(per.ours?.deliveriesPerSec, per.peer?.deliveriesPerSec),
+  };
+}
+
 export function listEntry(title: string, first: Per<ThroughputSummary>, middle: Per<ThroughputSummary>, seed: Record<string, unknown>, middlePage: number, pages: number): Record<string, unknown> {
   const side = (k: "ours" | "peer" | "ceiling") => (first[k] || middle[k] ? { firstPage: first[k], middlePage: middle[k], seed: seed[k] } : undefined);
   return {
@@ -80,6 +91,15 @@ export function checkTargets(s: Results["scenarios"]): Results["targets"] {
       met: ours ? ours.allInOrder && (ours.eventsPerSec ?? 0) >= 20_000 : null,
     });
   }
+  if (s.S6 && s.S6.ours) {
+    const ours = s.S6.ours as PushSummary;
+    out.push({
+      scenario: "S6",
+      target: `every one of ${n(ours.notifications)} notifications delivered, every signature valid`,
+      value: `${ours.allDelivered ? "all delivered" : "NOT all delivered"}, ${ours.allSigned ? "all signatures valid" : "NOT all signatures valid"}, ${n(ours.duplicates)} duplicates, ${n(ours.deliveriesPerSec)} deliveries/s`,
+      met: ours.allDelivered && ours.allSigned === true,
+    });
+  }
   return out;
 }
 
@@ -114,7 +134,18 @@ export function table(results: Results): string {
     const cell = (t?: FanoutSummary) => (t ? `${n(t.eventsPerSec)} events/s · all ${n(t.expectedDeliveries)} in ${ms(t.timeToAllMs)} · ${t.allInOrder ? "all in order ✓" : "**NOT all in order**"}` : "—");
     rows.push([`S5 fan-out: ${e.ours?.subscribers ?? ""} subscribers × ${e.ours?.events ?? ""} events`, cell(e.ours), cell(e.peer), "n/a", x(e.ratio as number | null), "—"]);
   }
-  rows.push(["S6 push: 1,000 signed webhook deliveries", "pending (push issue)", "—", "—", "—", "—"]);
+  if (s.S6?.ours || s.S6?.peer) {
+    const e = s.S6 as Per<PushSummary> & Record<string, unknown>;
+    const rate = (t?: PushSummary) => {
+      if (!t) return "—";
+      const signed = t.allSigned === null ? "unsigned" : t.allSigned ? "all signed ✓" : "**NOT all signed**";
+      return `${n(t.deliveriesPerSec)} deliveries/s · ${t.allDelivered ? "all delivered" : "**NOT all delivered**"} · ${n(t.duplicates)} duplicates · ${signed}`;
+    };
+    const lat = (t?: PushSummary) => (t ? `p50 ${ms(t.latencyP50Ms)} · p99 ${ms(t.latencyP99Ms)} · one task at a time: p50 ${ms(t.idleLatencyP50Ms)}` : "—");
+    const count = e.ours?.notifications ?? e.peer?.notifications;
+    rows.push([`S6 push: ${n(count)} webhook deliveries (a2a-edge under wrangler dev, signed)`, rate(e.ours), rate(e.peer), "n/a", x(e.ratio as number | null), "—"]);
+    rows.push([`S6 … latency, event made → webhook (during the burst)`, lat(e.ours), lat(e.peer), "n/a", x(ratio(e.peer?.latencyP50Ms, e.ours?.latencyP50Ms)), "—"]);
+  } else rows.push(["S6 push: 1,000 signed webhook deliveries", "not measured in this run", "—", "—", "—", "—"]);
   if (s.S7) {
     const e = s.S7 as Record<string, { firstPage?: ThroughputSummary; middlePage?: ThroughputSummary } | undefined> & { ratios: Record<string, number | null>; ratiosToCeiling: Record<string, number | null> };
     const pages = String(s.S7.metric).match(/page (\d+) of (\d+)/);

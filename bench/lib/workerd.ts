@@ -91,9 +91,9 @@ export async function startCeiling(dir: string, port: number): Promise<Proc> {
   return serve("ceiling (workerd)", dir, config, port);
 }
 
-/** The official SDK's Express server (bench/peer.ts) on this Node. */
-export async function startPeer(port: number): Promise<Proc> {
-  const proc = start("peer (node)", process.execPath, [join(BENCH_DIR, "peer.ts"), "--port", String(port)], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" } });
+/** The official SDK's Express server (bench/peer.ts) on this Node; `args` e.g. ["--push"] (S6). */
+export async function startPeer(port: number, args: string[] = []): Promise<Proc> {
+  const proc = start("peer (node)", process.execPath, [join(BENCH_DIR, "peer.ts"), "--port", String(port), ...args], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" } });
   await waitForPort(port, proc);
   return proc;
 }
