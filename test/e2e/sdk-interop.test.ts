@@ -19,6 +19,7 @@ import {
   type Client,
 } from "@a2a-js/sdk/client";
 import { startServer, type RunningServer } from "./server";
+import { recordingFetch, type SeenRequest } from "./recording-fetch";
 
 let server: RunningServer;
 
@@ -32,29 +33,6 @@ afterAll(async () => {
 
 // ---------------------------------------------------------------------------------------------
 // helpers
-
-interface SeenRequest {
-  method: string;
-  url: string;
-  version: string | null;
-  body: string | undefined;
-}
-
-/** A fetch that records what the SDK puts on the wire, then passes the call through. */
-function recordingFetch(seen: SeenRequest[]): typeof fetch {
-  return async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    const headers = new Headers(input instanceof Request ? input.headers : undefined);
-    new Headers(init?.headers).forEach((value, key) => headers.set(key, value));
-    seen.push({
-      method: init?.method ?? (input instanceof Request ? input.method : "GET"),
-      url,
-      version: headers.get("A2A-Version"),
-      body: typeof init?.body === "string" ? init.body : undefined,
-    });
-    return fetch(input, init);
-  };
-}
 
 const uid = (prefix: string) => `${prefix}-${crypto.randomUUID()}`;
 

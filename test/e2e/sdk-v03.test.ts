@@ -12,6 +12,7 @@ import { SendMessageRequest, TaskPushNotificationConfig, TaskState, type AgentCa
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { startServer, type RunningServer } from "./server";
 import { startWebhook, type Webhook } from "./webhook";
+import { recordingFetch, type SeenRequest } from "./recording-fetch";
 
 let server: RunningServer;
 let webhook: Webhook;
@@ -37,22 +38,6 @@ afterAll(async () => {
 
 // ---------------------------------------------------------------------------------------------
 // helpers
-
-interface SeenRequest {
-  method: string;
-  url: string;
-  version: string | null;
-  body: string | undefined;
-}
-
-function recordingFetch(seen: SeenRequest[]): typeof fetch {
-  return async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    const headers = new Headers(init?.headers);
-    seen.push({ method: init?.method ?? "GET", url, version: headers.get("A2A-Version"), body: typeof init?.body === "string" ? init.body : undefined });
-    return fetch(input, init);
-  };
-}
 
 const uid = (prefix: string) => `${prefix}-${crypto.randomUUID()}`;
 
