@@ -55,9 +55,10 @@ export async function handleJsonRpc(request: Request, url: URL, cx: CallContext,
     }
     checkVersion(request, url);
     ops.checkExtensions(cx);
-    const tenant = (params as { tenant?: unknown } | undefined)?.tenant;
-    const taskId = (params as { id?: unknown; taskId?: unknown } | undefined);
-    if (typeof taskId?.taskId === "string" || typeof taskId?.id === "string") cx.audit.taskId = String(taskId.taskId ?? taskId.id);
+    const fields = params as { tenant?: unknown; id?: unknown; taskId?: unknown } | undefined;
+    const tenant = fields?.tenant;
+    const taskId = fields?.taskId ?? fields?.id;
+    if (typeof taskId === "string") cx.audit.taskId = taskId;
     if (typeof tenant === "string") cx.audit.tenant = tenant;
     await checkRateLimit(cx.env, call.method, typeof tenant === "string" ? tenant : "", cx.caller.id);
 

@@ -155,9 +155,10 @@ export async function getTask(cx: CallContext, params: unknown): Promise<Task> {
   const tenant = tenantOf(cx, request.tenant);
   const cached = cachedFinishedTask(tenant, cx.caller.id, request.id, lifetimes(cx.env, cx.definition.options).retentionMs);
   if (cached) return withHistoryLength(cached, request.historyLength);
-  const task = unwrap(await taskStub(cx.env, tenant, request.id).getTask({ taskId: request.id, tenant, caller: cx.caller }, undefined)) as Task;
-  rememberIfFinished(tenant, cx.caller.id, task);
-  return withHistoryLength(task, request.historyLength);
+  const task = unwrap(await taskStub(cx.env, tenant, request.id).getTask({ taskId: request.id, tenant, caller: cx.caller }, request.historyLength)) as Task;
+  // Only a full read (all history) can answer later reads of any length.
+  if (request.historyLength === undefined) rememberIfFinished(tenant, cx.caller.id, task);
+  return task;
 }
 
 export async function cancelTask(cx: CallContext, params: unknown): Promise<Task> {
